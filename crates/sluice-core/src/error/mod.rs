@@ -1,0 +1,422 @@
+//! The one error type of sluice.
+//!
+//! Every reader, writer, handler and helper returns [`Error`]: a stable [`ErrorCode`] that
+//! tests and programs match on, a message that says what was expected and what was found,
+//! the byte [`Span`] of the offending value, the data [`Path`], and, when the caller attaches
+//! the source, a rendered snippet pointing at the exact value (see [`Error::render`]).
+//!
+//! The error is one pointer wide (everything lives in a box), so `Result<T, Error>` stays
+//! cheap on the hot path where errors never happen.
+
+mod render;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::{Entry, Path, Span};
+
+pub use render::RenderOptions;
+
+/// A stable error code: a category (the crate or layer) and an id, shown as `json/ExpectComma`.
+///
+/// Codes never change once released; messages may. Each crate exposes its codes as constants
+/// (core's are in [`codes`]).
+///
+/// ```
+/// use sluice_core::{ErrorCode, codes};
+/// const EXPECT_COMMA: ErrorCode = ErrorCode::new("json", "ExpectComma");
+/// assert_eq!(EXPECT_COMMA.to_string(), "json/ExpectComma");
+/// assert_eq!(codes::NUMBER_OUT_OF_RANGE.category(), "core");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ErrorCode {
+    category: &'static str,
+    id: &'static str,
+}
+
+impl ErrorCode {
+    /// A code from its category and id.
+    #[must_use]
+    pub const fn new(category: &'static str, id: &'static str) -> ErrorCode {
+        ErrorCode { category, id }
+    }
+
+    /// The category, such as `"json"` or `"reflect"`.
+    #[must_use]
+    pub const fn category(self) -> &'static str {
+        self.category
+    }
+
+    /// The id inside the category, such as `"ExpectComma"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.id
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.category, self.id)
+    }
+}
+
+/// The codes of the core layer.
+pub mod codes {
+    use super::ErrorCode;
+
+    /// A reader or writer was asked for something its format cannot do.
+    pub const UNSUPPORTED: ErrorCode = ErrorCode::new("core", "Unsupported");
+    /// A token of one kind was found where another was expected.
+    pub const UNEXPECTED_ENTRY: ErrorCode = ErrorCode::new("core", "UnexpectedEntry");
+    /// A number does not fit the requested type (300 as `i8`, -1 as `u64`, 1e400 as `f64`).
+    pub const NUMBER_OUT_OF_RANGE: ErrorCode = ErrorCode::new("core", "NumberOutOfRange");
+    /// A number with a fractional part was read as an integer.
+    pub const NUMBER_NOT_INTEGER: ErrorCode = ErrorCode::new("core", "NumberNotInteger");
+    /// Number text that is not a number.
+    pub const INVALID_NUMBER: ErrorCode = ErrorCode::new("core", "InvalidNumber");
+    /// Containers opened and closed out of order, or a token written where none may stand.
+    pub const INVALID_STRUCTURE: ErrorCode = ErrorCode::new("core", "InvalidStructure");
+    /// Nesting deeper than the configured limit.
+    pub const DEPTH_EXCEEDED: ErrorCode = ErrorCode::new("core", "DepthExceeded");
+    /// An I/O error from the underlying source or sink.
+    pub const IO: ErrorCode = ErrorCode::new("core", "Io");
+    /// A hook or handler stopped the pipe with its own message.
+    pub const CUSTOM: ErrorCode = ErrorCode::new("core", "Custom");
+}
+
+/// The source text an error points into, kept so the error can be rendered later.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    /// A name to show (a file name, `<stdin>`, `record 12`).
+    pub name: String,
+    /// The bytes the spans index into.
+    pub text: Arc<[u8]>,
+    /// Line number of the first line of `text`, minus one (an NDJSON record that starts on
+    /// line 41 of its file has 40 here, so rendered line numbers are the file's).
+    pub line_offset: usize,
+}
+
+/// Where in the source a span-less error should point, resolved by whoever knows the spans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpanHint {
+    /// At the token that was being written (the default).
+    CurrentToken,
+    /// At the whole enclosing container, from its start to the current token (a missing
+    /// field is reported at the struct, not at its closing brace).
+    EnclosingContainer,
+}
+
+#[derive(Debug)]
+struct Inner {
+    code: ErrorCode,
+    message: String,
+    span: Option<Span>,
+    span_hint: SpanHint,
+    path: Option<Path>,
+    type_path: Option<String>,
+    notes: Vec<String>,
+    source_text: Option<SourceText>,
+    io: Option<std::io::Error>,
+}
+
+/// The error type of every sluice operation.
+///
+/// ```
+/// use sluice_core::{Error, Span, codes};
+/// let err = Error::new(codes::NUMBER_OUT_OF_RANGE, "300 does not fit in i8")
+///     .with_span(Span::new(8, 11))
+///     .with_source_text("config.json", "{\"hp\": 300}");
+/// assert_eq!(err.code(), codes::NUMBER_OUT_OF_RANGE);
+/// assert_eq!(err.span(), Some(Span::new(8, 11)));
+/// assert!(err.render().contains("^^^"));
+/// ```
+pub struct Error(Box<Inner>);
+
+/// `Result` with sluice's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error with a code and a message that says what was expected and what was found.
+    #[must_use]
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error(Box::new(Inner {
+            code,
+            message: message.into(),
+            span: None,
+            span_hint: SpanHint::CurrentToken,
+            path: None,
+            type_path: None,
+            notes: Vec::new(),
+            source_text: None,
+            io: None,
+        }))
+    }
+
+    /// "`what` is not supported by `by`", for methods a format cannot provide.
+    #[must_use]
+    pub fn unsupported(what: &str, by: &str) -> Error {
+        Error::new(
+            codes::UNSUPPORTED,
+            format!("{what} is not supported by {by}"),
+        )
+    }
+
+    /// "expected `expected`, found `found`", for a token of the wrong kind.
+    #[must_use]
+    pub fn unexpected(expected: &str, found: Entry) -> Error {
+        Error::new(
+            codes::UNEXPECTED_ENTRY,
+            format!("expected {expected}, found {found}"),
+        )
+    }
+
+    /// A free-form error raised by a hook or handler.
+    #[must_use]
+    pub fn custom(message: impl Into<String>) -> Error {
+        Error::new(codes::CUSTOM, message)
+    }
+
+    /// Wraps an I/O error; [`std::error::Error::source`] returns it.
+    #[must_use]
+    pub fn io(err: std::io::Error) -> Error {
+        let mut error = Error::new(codes::IO, format!("I/O error: {err}"));
+        error.0.io = Some(err);
+        error
+    }
+
+    /// Sets the byte span of the offending value.
+    #[must_use]
+    pub fn with_span(mut self, span: Span) -> Error {
+        self.0.span = Some(span);
+        self
+    }
+
+    /// Sets the span only if none is set yet (inner layers know better).
+    #[must_use]
+    pub fn or_span(mut self, span: Span) -> Error {
+        if self.0.span.is_none() {
+            self.0.span = Some(span);
+        }
+        self
+    }
+
+    /// Says where a span-less error should point; see [`SpanHint`].
+    #[must_use]
+    pub fn with_span_hint(mut self, hint: SpanHint) -> Error {
+        self.0.span_hint = hint;
+        self
+    }
+
+    /// Sets the data path of the offending value.
+    #[must_use]
+    pub fn with_path(mut self, path: Path) -> Error {
+        self.0.path = Some(path);
+        self
+    }
+
+    /// Sets the Rust side of the location, such as `Settings.distance: Distance`.
+    #[must_use]
+    pub fn with_type_path(mut self, type_path: impl Into<String>) -> Error {
+        self.0.type_path = Some(type_path.into());
+        self
+    }
+
+    /// Adds a note shown under the snippet (for example the accepted names).
+    #[must_use]
+    pub fn with_note(mut self, note: impl Into<String>) -> Error {
+        self.0.notes.push(note.into());
+        self
+    }
+
+    /// Attaches the source the span points into, so [`render`](Error::render) can show it.
+    #[must_use]
+    pub fn with_source_text(mut self, name: impl Into<String>, text: impl AsRef<[u8]>) -> Error {
+        self.0.source_text = Some(SourceText {
+            name: name.into(),
+            text: Arc::from(text.as_ref()),
+            line_offset: 0,
+        });
+        self
+    }
+
+    /// Attaches an already shared source (no copy), for example one NDJSON record.
+    #[must_use]
+    pub fn with_shared_source(mut self, source: SourceText) -> Error {
+        self.0.source_text = Some(source);
+        self
+    }
+
+    /// The stable code.
+    #[must_use]
+    pub fn code(&self) -> ErrorCode {
+        self.0.code
+    }
+
+    /// The message, without location.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The byte span of the offending value, if known.
+    #[must_use]
+    pub fn span(&self) -> Option<Span> {
+        self.0.span
+    }
+
+    /// Where a span-less error should point.
+    #[must_use]
+    pub fn span_hint(&self) -> SpanHint {
+        self.0.span_hint
+    }
+
+    /// The data path, if known.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.0.path.as_ref()
+    }
+
+    /// Mutable access to the data path, creating the root path if there is none.
+    pub fn path_mut(&mut self) -> &mut Path {
+        self.0.path.get_or_insert_with(Path::root)
+    }
+
+    /// The Rust type location, if known.
+    #[must_use]
+    pub fn type_path(&self) -> Option<&str> {
+        self.0.type_path.as_deref()
+    }
+
+    /// The notes added with [`with_note`](Error::with_note).
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.0.notes
+    }
+
+    /// The attached source, if any.
+    #[must_use]
+    pub fn source_text(&self) -> Option<&SourceText> {
+        self.0.source_text.as_ref()
+    }
+
+    /// The 1-based line and column of the span start, when both span and source are known.
+    #[must_use]
+    pub fn line_column(&self) -> Option<crate::span::LineColumn> {
+        let span = self.0.span?;
+        let source = self.0.source_text.as_ref()?;
+        let mut position = crate::span::LineIndex::new(&source.text).line_column(span.start);
+        position.line += source.line_offset;
+        Some(position)
+    }
+
+    /// Renders the error with its snippet, as shown to a person:
+    ///
+    /// ```text
+    /// error[json/ExpectComma]: expected ',' or '}', found '"'
+    ///   --> config.json:3:5
+    ///    |
+    ///  2 |     "a": 1
+    ///  3 |     "b": 2
+    ///    |     ^
+    ///    = at $.b
+    /// ```
+    #[must_use]
+    pub fn render(&self) -> String {
+        self.render_with(&RenderOptions::default())
+    }
+
+    /// Renders with explicit options (context lines, maximum width, tab width).
+    #[must_use]
+    pub fn render_with(&self, options: &RenderOptions) -> String {
+        render::render(self, options)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("Error");
+        debug
+            .field("code", &self.0.code.to_string())
+            .field("message", &self.0.message);
+        if let Some(span) = self.0.span {
+            debug.field("span", &span);
+        }
+        if let Some(path) = &self.0.path {
+            debug.field("path", &path.to_string());
+        }
+        if let Some(type_path) = &self.0.type_path {
+            debug.field("type_path", type_path);
+        }
+        debug.finish_non_exhaustive()
+    }
+}
+
+impl fmt::Display for Error {
+    /// One line: the message, then where (`line:column` when the source is attached, else the
+    /// byte span), then the path.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.message)?;
+        if let Some(position) = self.line_column() {
+            let name = self.0.source_text.as_ref().map_or("", |s| s.name.as_str());
+            write!(f, " at {name}:{position}")?;
+        } else if let Some(span) = self.0.span {
+            write!(f, " at bytes {span}")?;
+        }
+        if let Some(path) = &self.0.path {
+            write!(f, " ({path})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0
+            .io
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Error {
+        Error::io(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_is_one_pointer_wide() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn or_span_keeps_the_inner_span() {
+        let err = Error::custom("x")
+            .with_span(Span::new(1, 2))
+            .or_span(Span::new(5, 9));
+        assert_eq!(err.span(), Some(Span::new(1, 2)));
+        let err = Error::custom("x").or_span(Span::new(5, 9));
+        assert_eq!(err.span(), Some(Span::new(5, 9)));
+    }
+
+    #[test]
+    fn display_uses_line_and_column_when_source_is_attached() {
+        let err = Error::custom("bad")
+            .with_span(Span::new(4, 5))
+            .with_source_text("a.json", "[1,\n x]");
+        assert_eq!(err.line_column().map(|p| (p.line, p.column)), Some((2, 1)));
+        let plain = Error::custom("bad").with_span(Span::new(4, 5));
+        assert!(plain.to_string().contains("4..5"));
+    }
+
+    #[test]
+    fn io_errors_keep_their_cause() {
+        let err = Error::from(std::io::Error::other("disk on fire"));
+        assert_eq!(err.code(), codes::IO);
+        assert!(std::error::Error::source(&err).is_some());
+    }
+}

@@ -1,0 +1,309 @@
+//! Rendering an error as a snippet of its source, with a caret line under the exact span.
+//!
+//! Line and column are computed here, from the byte offset, only when the error is shown.
+//! Long lines are windowed around the span so the caret stays on screen; tabs are expanded
+//! and control characters replaced so the caret line always lines up with the text.
+
+use std::fmt::Write as _;
+
+use super::Error;
+use crate::span::LineIndex;
+
+/// How [`Error::render_with`] lays out a snippet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Lines shown before and after the line of the error.
+    pub context_lines: usize,
+    /// Widest source line shown, in characters; longer lines are windowed around the span.
+    pub max_width: usize,
+    /// Columns a tab expands to.
+    pub tab_width: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions {
+            context_lines: 2,
+            max_width: 100,
+            tab_width: 4,
+        }
+    }
+}
+
+/// One source line as display cells (one `char` per cell).
+fn expand(bytes: &[u8], tab_width: usize) -> Vec<char> {
+    let mut cells = Vec::with_capacity(bytes.len());
+    for c in String::from_utf8_lossy(bytes).chars() {
+        match c {
+            '\t' => cells.extend(std::iter::repeat_n(' ', tab_width)),
+            c if c.is_control() => cells.push('\u{FFFD}'),
+            c => cells.push(c),
+        }
+    }
+    cells
+}
+
+/// The window of cells `[start, end)` shown for every line of the snippet.
+#[derive(Clone, Copy)]
+struct Window {
+    start: usize,
+    end: usize,
+}
+
+impl Window {
+    fn show(self, cells: &[char]) -> String {
+        let mut text = String::new();
+        if self.start > 0 {
+            text.push_str("...");
+        }
+        let end = self.end.min(cells.len());
+        if self.start < end {
+            text.extend(&cells[self.start..end]);
+        }
+        if cells.len() > self.end {
+            text.push_str("...");
+        }
+        text
+    }
+
+    fn lead(self) -> usize {
+        if self.start > 0 { 3 } else { 0 }
+    }
+}
+
+pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
+    let inner = &err.0;
+    let mut out = String::new();
+    let _ = writeln!(out, "error[{}]: {}", inner.code, inner.message);
+    let mut gutter = 1;
+    match (inner.span, inner.source_text.as_ref()) {
+        (Some(span), Some(source)) => {
+            let text: &[u8] = &source.text;
+            let index = LineIndex::new(text);
+            let start = span.start.min(text.len());
+            let position = index.line_column(start);
+            let line = position.line;
+            let first = line.saturating_sub(options.context_lines).max(1);
+            let mut last = (line + options.context_lines).min(index.line_count());
+            // A trailing newline makes an empty last line; it is not worth showing.
+            while last > line && index.line_bytes(last).is_empty() && last == index.line_count() {
+                last -= 1;
+            }
+            gutter = (last + source.line_offset).to_string().len();
+            let pad = " ".repeat(gutter);
+            let _ = writeln!(
+                out,
+                "{pad}--> {}:{}:{}",
+                source.name,
+                line + source.line_offset,
+                position.column
+            );
+            let _ = writeln!(out, "{pad} |");
+
+            let line_bytes = index.line_bytes(line);
+            let line_start = index.line_start(line);
+            let local_start = (start - line_start).min(line_bytes.len());
+            let local_end = span
+                .end
+                .min(line_start + line_bytes.len())
+                .saturating_sub(line_start)
+                .max(local_start);
+            let cell_start = expand(&line_bytes[..local_start], options.tab_width).len();
+            let cell_end = expand(&line_bytes[..local_end], options.tab_width).len();
+            let carets = (cell_end - cell_start).max(1);
+            let width = options.max_width.max(10);
+            let window = if expand(line_bytes, options.tab_width).len() <= width {
+                Window {
+                    start: 0,
+                    end: usize::MAX,
+                }
+            } else {
+                let start = cell_start.saturating_sub(width / 3);
+                Window {
+                    start,
+                    end: start + width,
+                }
+            };
+            for shown in first..=last {
+                let cells = expand(index.line_bytes(shown), options.tab_width);
+                let text = window.show(&cells);
+                let number = shown + source.line_offset;
+                let _ = writeln!(out, "{number:>gutter$} | {text}").map(|()| trim_end(&mut out));
+                if shown == line {
+                    let offset = cell_start.saturating_sub(window.start) + window.lead();
+                    let visible = carets.min(window.end.saturating_sub(cell_start).max(1));
+                    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(offset), "^".repeat(visible));
+                }
+            }
+        }
+        (Some(span), None) => {
+            let _ = writeln!(out, " --> bytes {span}");
+        }
+        _ => {}
+    }
+    let pad = " ".repeat(gutter);
+    match (&inner.path, &inner.type_path) {
+        (Some(path), Some(type_path)) => {
+            let _ = writeln!(out, "{pad} = at {path} ({type_path})");
+        }
+        (Some(path), None) => {
+            let _ = writeln!(out, "{pad} = at {path}");
+        }
+        (None, Some(type_path)) => {
+            let _ = writeln!(out, "{pad} = in {type_path}");
+        }
+        (None, None) => {}
+    }
+    for note in &inner.notes {
+        let _ = writeln!(out, "{pad} = note: {note}");
+    }
+    out
+}
+
+/// Removes trailing spaces of the line just written (an empty source line renders as ` 3 |`).
+fn trim_end(out: &mut String) {
+    let body = out.trim_end_matches('\n').trim_end_matches(' ').len();
+    out.truncate(body);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Error, Path, Span, codes};
+
+    fn error_at(source: &str, start: usize, end: usize) -> Error {
+        Error::new(codes::CUSTOM, "boom")
+            .with_span(Span::new(start, end))
+            .with_source_text("in.json", source)
+    }
+
+    #[test]
+    fn error_on_the_first_line_shows_only_following_context() {
+        let source = "[1, x, 3]\nsecond\nthird\nfourth\n";
+        let rendered = error_at(source, 4, 5).render();
+        let expected = "\
+error[core/Custom]: boom
+ --> in.json:1:5
+  |
+1 | [1, x, 3]
+  |     ^
+2 | second
+3 | third
+";
+        assert_eq!(rendered, expected);
+    }
+
+    #[test]
+    fn error_on_the_last_line_shows_only_preceding_context() {
+        let source = "one\ntwo\nthree\nfour";
+        let start = source.find("four").unwrap();
+        let rendered = error_at(source, start, start + 4).render();
+        let expected = "\
+error[core/Custom]: boom
+ --> in.json:4:1
+  |
+2 | two
+3 | three
+4 | four
+  | ^^^^
+";
+        assert_eq!(rendered, expected);
+    }
+
+    #[test]
+    fn span_at_end_of_line_puts_one_caret_after_the_last_character() {
+        let source = "{\n  \"a\": 1\n  \"b\": 2\n}";
+        // An empty span right after `1`, where a comma was expected.
+        let at = source.find("1\n").unwrap() + 1;
+        let rendered = error_at(source, at, at).render();
+        assert!(rendered.contains(" --> in.json:2:9\n"), "{rendered}");
+        assert!(
+            rendered.contains("2 |   \"a\": 1\n  |         ^\n"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn multi_byte_characters_count_as_one_column() {
+        let source = "{\"naïve\": \"日本語\", \"x\": tru}";
+        let start = source.find("tru").unwrap();
+        let rendered = error_at(source, start, start + 3).render();
+        // Columns count characters: the caret sits under `tru`, not under a byte offset.
+        let caret_line = rendered.lines().find(|l| l.contains('^')).unwrap();
+        let text_line = rendered.lines().find(|l| l.starts_with("1 |")).unwrap();
+        let caret_col = caret_line.chars().position(|c| c == '^').unwrap();
+        let tru_col = text_line.chars().collect::<Vec<_>>();
+        assert_eq!(
+            tru_col[caret_col..caret_col + 3].iter().collect::<String>(),
+            "tru"
+        );
+        assert!(rendered.contains("in.json:1:23"), "{rendered}");
+        assert_eq!(caret_line.matches('^').count(), 3);
+    }
+
+    #[test]
+    fn a_500_character_line_is_windowed_around_the_span() {
+        let mut source = String::from("[");
+        for i in 0..120 {
+            source.push_str(&format!("{i:03},"));
+        }
+        source.push_str("bad]");
+        assert!(source.len() > 480);
+        let start = source.find("bad").unwrap();
+        let rendered = error_at(&source, start, start + 3).render();
+        let text_line = rendered.lines().find(|l| l.starts_with("1 |")).unwrap();
+        let caret_line = rendered.lines().find(|l| l.contains('^')).unwrap();
+        assert!(text_line.chars().count() < 120, "{text_line}");
+        assert!(text_line.starts_with("1 | ..."), "{text_line}");
+        let caret_col = caret_line.chars().position(|c| c == '^').unwrap();
+        let cells: Vec<char> = text_line.chars().collect();
+        assert_eq!(
+            cells[caret_col..caret_col + 3].iter().collect::<String>(),
+            "bad"
+        );
+    }
+
+    #[test]
+    fn tabs_are_expanded_so_the_caret_lines_up() {
+        let source = "{\n\t\"k\":\tnul\n}";
+        let start = source.find("nul").unwrap();
+        let rendered = error_at(source, start, start + 3).render();
+        assert!(
+            rendered.contains("2 |     \"k\":    nul\n  |             ^^^\n"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn path_type_and_notes_follow_the_snippet() {
+        let mut path = Path::root();
+        path.push_key("distance");
+        let rendered = error_at("{\"distance\": \"Far\"}", 13, 18)
+            .with_path(path)
+            .with_type_path("Settings.distance: Distance")
+            .with_note("expected one of Near, Mid")
+            .render();
+        assert!(rendered.ends_with(
+            "  = at $.distance (Settings.distance: Distance)\n  = note: expected one of Near, Mid\n"
+        ), "{rendered}");
+    }
+
+    #[test]
+    fn line_numbers_of_a_record_are_those_of_its_file() {
+        let mut err = error_at("{\"a\": ?}", 6, 7);
+        let mut source = err.source_text().unwrap().clone();
+        source.line_offset = 40;
+        err = err.with_shared_source(source);
+        let rendered = err.render();
+        assert!(rendered.contains("--> in.json:41:7"), "{rendered}");
+        assert!(rendered.contains("41 | {\"a\": ?}"), "{rendered}");
+    }
+
+    #[test]
+    fn without_source_the_byte_span_is_shown() {
+        let rendered = Error::new(codes::CUSTOM, "boom")
+            .with_span(Span::new(3, 4))
+            .render();
+        assert_eq!(rendered, "error[core/Custom]: boom\n --> bytes 3..4\n");
+    }
+}

@@ -1,0 +1,226 @@
+//! Byte spans into the source.
+//!
+//! Readers record the byte range of every token they return; nothing counts lines while
+//! reading. Line and column are computed from the byte offset only when an error is shown
+//! (see [`LineIndex`]), so the hot path pays nothing for good diagnostics.
+
+use std::fmt;
+
+/// A half-open byte range `start..end` in the source of a stream.
+///
+/// ```
+/// use sluice_core::Span;
+/// let span = Span::new(4, 9);
+/// assert_eq!(span.len(), 5);
+/// assert_eq!(&"let x = 42;"[span.range()], "x = 4");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`; `end` is raised to `start` if it is smaller.
+    #[must_use]
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+
+    /// An empty span at `offset`, for "something was expected here".
+    #[must_use]
+    pub fn at(offset: usize) -> Span {
+        Span {
+            start: offset,
+            end: offset,
+        }
+    }
+
+    /// Number of bytes covered.
+    #[must_use]
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the span covers no byte.
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The span as a range, to index the source.
+    #[must_use]
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
+    /// The smallest span covering both.
+    #[must_use]
+    pub fn join(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    /// The span moved forward by `offset` bytes (a record's span inside a whole file).
+    #[must_use]
+    pub fn shifted(self, offset: usize) -> Span {
+        Span::new(self.start + offset, self.end + offset)
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A 1-based line and column (columns count characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LineColumn {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in Unicode scalar values.
+    pub column: usize,
+}
+
+impl fmt::Display for LineColumn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Turns byte offsets into lines and columns, on demand.
+///
+/// Built from the source when an error is shown; `\n`, `\r\n` and a lone `\r` all end a
+/// line. The source is bytes, so a document with invalid UTF-8 can still be shown (invalid
+/// sequences display as `U+FFFD` without moving any offset).
+///
+/// ```
+/// use sluice_core::span::LineIndex;
+/// let index = LineIndex::new("ab\r\ncd\né".as_bytes());
+/// assert_eq!(index.line_column(5).line, 2);
+/// assert_eq!(index.line_column(5).column, 2);
+/// assert_eq!(index.line_text(3), "é");
+/// ```
+#[derive(Debug, Clone)]
+pub struct LineIndex<'a> {
+    text: &'a [u8],
+    /// Byte offset where each line starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes the line starts of `text`.
+    #[must_use]
+    pub fn new(text: &'a [u8]) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        for (i, &byte) in text.iter().enumerate() {
+            match byte {
+                b'\n' => starts.push(i + 1),
+                b'\r' if text.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+        }
+        LineIndex { text, starts }
+    }
+
+    /// Number of lines (an empty text has one empty line).
+    #[must_use]
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 0-based line that holds `offset` (offsets past the end map to the last line).
+    #[must_use]
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// The bytes of 1-based `line`, without its line terminator.
+    #[must_use]
+    pub fn line_bytes(&self, line: usize) -> &'a [u8] {
+        let index = line.saturating_sub(1).min(self.starts.len() - 1);
+        let start = self.starts[index];
+        let end = self
+            .starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let mut bytes = &self.text[start..end];
+        while let [rest @ .., b'\n' | b'\r'] = bytes {
+            bytes = rest;
+        }
+        bytes
+    }
+
+    /// The text of 1-based `line`, without its line terminator (invalid UTF-8 replaced).
+    #[must_use]
+    pub fn line_text(&self, line: usize) -> std::borrow::Cow<'a, str> {
+        String::from_utf8_lossy(self.line_bytes(line))
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    #[must_use]
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts[line.saturating_sub(1).min(self.starts.len() - 1)]
+    }
+
+    /// The 1-based line and character column of a byte `offset`.
+    ///
+    /// An offset inside a multi-byte character counts as that character's column.
+    #[must_use]
+    pub fn line_column(&self, offset: usize) -> LineColumn {
+        let offset = offset.min(self.text.len());
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = String::from_utf8_lossy(&self.text[start..offset])
+            .chars()
+            .count()
+            + 1;
+        LineColumn {
+            line: line + 1,
+            column,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_column_counts_characters_and_every_newline_style() {
+        let index = LineIndex::new("a\nb\r\nc\rdé x".as_bytes());
+        assert_eq!(index.line_count(), 4);
+        assert_eq!(index.line_column(0), LineColumn { line: 1, column: 1 });
+        assert_eq!(index.line_column(2), LineColumn { line: 2, column: 1 });
+        assert_eq!(index.line_column(5), LineColumn { line: 3, column: 1 });
+        assert_eq!(index.line_column(7), LineColumn { line: 4, column: 1 });
+        // 'x' is after 'd', 'é' (2 bytes) and a space: column 4.
+        assert_eq!(index.line_column(11), LineColumn { line: 4, column: 4 });
+        assert_eq!(index.line_text(2), "b");
+        assert_eq!(index.line_text(4), "dé x");
+    }
+
+    #[test]
+    fn offsets_past_the_end_land_on_the_last_line() {
+        let index = LineIndex::new(b"ab\ncd");
+        assert_eq!(index.line_column(100), LineColumn { line: 2, column: 3 });
+    }
+
+    #[test]
+    fn join_and_shift_keep_spans_ordered() {
+        let a = Span::new(5, 8);
+        let b = Span::new(2, 6);
+        assert_eq!(a.join(b), Span::new(2, 8));
+        assert_eq!(a.shifted(10), Span::new(15, 18));
+        assert_eq!(Span::new(9, 3), Span::at(9));
+    }
+}

@@ -1,0 +1,226 @@
+//! [`Token`]: one token of a stream, owned.
+//!
+//! Readers hand out borrowed tokens that live until the next call. When a token must be kept
+//! (lookahead in [`PutbackReader`](crate::PutbackReader), a recorded stream in tests, a
+//! buffered replay), it is copied into a `Token`.
+
+use crate::{Entry, EnumToken, Ext, OwnedNumber, Reader, Result, Writer};
+
+/// One token, owned.
+///
+/// ```
+/// use sluice_core::{Token, Value, ValueReader, Reader};
+/// let value = Value::Array(vec![Value::from(true)]);
+/// let mut reader = ValueReader::new(&value);
+/// let tokens = Token::read_all(&mut reader)?;
+/// assert_eq!(tokens, vec![Token::ArrayRoot(Some(1)), Token::Bool(true), Token::ArrayEnd]);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Token {
+    /// [`Entry::Null`].
+    Null,
+    /// [`Entry::Bool`].
+    Bool(bool),
+    /// [`Entry::String`].
+    String(String),
+    /// [`Entry::Name`].
+    Name(String),
+    /// Any number entry.
+    Number(OwnedNumber),
+    /// [`Entry::Blob`].
+    Blob(Vec<u8>),
+    /// [`Entry::Ext`]: type tag and payload.
+    Ext(i8, Vec<u8>),
+    /// [`Entry::MapRoot`] with the length when known.
+    MapRoot(Option<usize>),
+    /// [`Entry::MapEnd`].
+    MapEnd,
+    /// [`Entry::ArrayRoot`] with the length when known.
+    ArrayRoot(Option<usize>),
+    /// [`Entry::ArrayEnd`].
+    ArrayEnd,
+    /// [`Entry::SetRoot`] with the length when known.
+    SetRoot(Option<usize>),
+    /// [`Entry::SetEnd`].
+    SetEnd,
+    /// [`Entry::StructRoot`]: type name and field count when known.
+    StructRoot(String, Option<usize>),
+    /// [`Entry::StructEnd`].
+    StructEnd,
+    /// [`Entry::OptionRoot`].
+    OptionRoot,
+    /// [`Entry::OptionEnd`].
+    OptionEnd,
+    /// [`Entry::Enum`].
+    Enum {
+        /// The enum's type name.
+        type_name: String,
+        /// The variant name (empty for flags with no single name).
+        variant: String,
+        /// The discriminant or bits.
+        value: i64,
+        /// Whether it is a flags enum.
+        flags: bool,
+    },
+}
+
+impl Token {
+    /// The entry a reader reports for this token.
+    #[must_use]
+    pub fn entry(&self) -> Entry {
+        match self {
+            Token::Null => Entry::Null,
+            Token::Bool(_) => Entry::Bool,
+            Token::String(_) => Entry::String,
+            Token::Name(_) => Entry::Name,
+            Token::Number(number) => match number {
+                OwnedNumber::Text(_, hint) => Entry::Number(*hint),
+                OwnedNumber::I64(_) => Entry::I64,
+                OwnedNumber::U64(_) => Entry::U64,
+                OwnedNumber::I128(_) => Entry::I128,
+                OwnedNumber::U128(_) => Entry::U128,
+                OwnedNumber::F32(_) => Entry::F32,
+                OwnedNumber::F64(_) => Entry::F64,
+            },
+            Token::Blob(_) => Entry::Blob,
+            Token::Ext(..) => Entry::Ext,
+            Token::MapRoot(_) => Entry::MapRoot,
+            Token::MapEnd => Entry::MapEnd,
+            Token::ArrayRoot(_) => Entry::ArrayRoot,
+            Token::ArrayEnd => Entry::ArrayEnd,
+            Token::SetRoot(_) => Entry::SetRoot,
+            Token::SetEnd => Entry::SetEnd,
+            Token::StructRoot(..) => Entry::StructRoot,
+            Token::StructEnd => Entry::StructEnd,
+            Token::OptionRoot => Entry::OptionRoot,
+            Token::OptionEnd => Entry::OptionEnd,
+            Token::Enum { .. } => Entry::Enum,
+        }
+    }
+
+    /// Reads the next token of `reader`, whose entry the caller peeked as `entry`.
+    ///
+    /// # Errors
+    /// Whatever the reader reports; `Ended` is [`UNEXPECTED_ENTRY`](crate::codes::UNEXPECTED_ENTRY).
+    pub fn read<R: Reader + ?Sized>(reader: &mut R, entry: Entry) -> Result<Token> {
+        Ok(match entry {
+            Entry::Null => {
+                reader.read_null()?;
+                Token::Null
+            }
+            Entry::Bool => Token::Bool(reader.read_bool()?),
+            Entry::String => Token::String(reader.read_str()?.to_owned()),
+            Entry::Name => Token::Name(reader.read_name()?.to_owned()),
+            entry if entry.is_number() => Token::Number(reader.read_number()?.to_owned_number()),
+            Entry::Blob => Token::Blob(reader.read_blob()?.to_vec()),
+            Entry::Ext => {
+                let ext = reader.read_ext()?;
+                Token::Ext(ext.kind, ext.data.to_vec())
+            }
+            Entry::MapRoot => Token::MapRoot(reader.read_map_root()?),
+            Entry::MapEnd => {
+                reader.read_map_end()?;
+                Token::MapEnd
+            }
+            Entry::ArrayRoot => Token::ArrayRoot(reader.read_array_root()?),
+            Entry::ArrayEnd => {
+                reader.read_array_end()?;
+                Token::ArrayEnd
+            }
+            Entry::SetRoot => Token::SetRoot(reader.read_set_root()?),
+            Entry::SetEnd => {
+                reader.read_set_end()?;
+                Token::SetEnd
+            }
+            Entry::StructRoot => {
+                let (name, len) = reader.read_struct_root()?;
+                Token::StructRoot(name.to_owned(), len)
+            }
+            Entry::StructEnd => {
+                reader.read_struct_end()?;
+                Token::StructEnd
+            }
+            Entry::OptionRoot => {
+                reader.read_option_root()?;
+                Token::OptionRoot
+            }
+            Entry::OptionEnd => {
+                reader.read_option_end()?;
+                Token::OptionEnd
+            }
+            Entry::Enum => {
+                let token = reader.read_enum()?;
+                Token::Enum {
+                    type_name: token.type_name.to_owned(),
+                    variant: token.variant.to_owned(),
+                    value: token.value,
+                    flags: token.flags,
+                }
+            }
+            _ => {
+                return Err(crate::Error::unexpected("a token", entry).or_span(reader.span()));
+            }
+        })
+    }
+
+    /// Reads tokens until the reader reports [`Entry::Ended`].
+    ///
+    /// # Errors
+    /// The first error the reader reports.
+    pub fn read_all<R: Reader + ?Sized>(reader: &mut R) -> Result<Vec<Token>> {
+        let mut tokens = Vec::new();
+        loop {
+            let entry = reader.peek()?;
+            if entry == Entry::Ended {
+                return Ok(tokens);
+            }
+            tokens.push(Token::read(reader, entry)?);
+        }
+    }
+
+    /// Writes this token to `writer`.
+    ///
+    /// # Errors
+    /// Whatever the writer reports.
+    pub fn write<W: Writer + ?Sized>(&self, writer: &mut W) -> Result<()> {
+        match self {
+            Token::Null => writer.write_null(),
+            Token::Bool(v) => writer.write_bool(*v),
+            Token::String(v) => writer.write_str(v),
+            Token::Name(v) => writer.write_name(v),
+            Token::Number(v) => writer.write_number(v.as_number()),
+            Token::Blob(v) => writer.write_blob(v),
+            Token::Ext(kind, data) => writer.write_ext(Ext { kind: *kind, data }),
+            Token::MapRoot(len) => writer.write_map_root(*len),
+            Token::MapEnd => writer.write_map_end(),
+            Token::ArrayRoot(len) => writer.write_array_root(*len),
+            Token::ArrayEnd => writer.write_array_end(),
+            Token::SetRoot(len) => writer.write_set_root(*len),
+            Token::SetEnd => writer.write_set_end(),
+            Token::StructRoot(name, len) => writer.write_struct_root(name, *len),
+            Token::StructEnd => writer.write_struct_end(),
+            Token::OptionRoot => writer.write_option_root(),
+            Token::OptionEnd => writer.write_option_end(),
+            Token::Enum {
+                type_name,
+                variant,
+                value,
+                flags,
+            } => writer.write_enum(EnumToken {
+                type_name,
+                variant,
+                value: *value,
+                flags: *flags,
+            }),
+        }
+    }
+
+    /// Writes every token of `tokens` to `writer`.
+    ///
+    /// # Errors
+    /// The first error the writer reports.
+    pub fn write_all<W: Writer + ?Sized>(tokens: &[Token], writer: &mut W) -> Result<()> {
+        tokens.iter().try_for_each(|token| token.write(writer))
+    }
+}

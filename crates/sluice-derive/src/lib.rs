@@ -1,0 +1,1 @@
+//! `#[derive(Reflect)]` for sluice.
