@@ -7,7 +7,49 @@
 //! [`normalize`], which erases the differences formats are allowed to have (length hints,
 //! native-only kinds lowered, numbers compared by value).
 
+use std::path::PathBuf;
+
 use crate::{Entry, Error, OwnedNumber, Reader, Result, Token};
+
+/// The directory of the public test corpora (JSONTestSuite, msgpack-test-suite, benchmark
+/// files...): `$SLUICE_CORPUS` if set, else `shared/corpus` beside the workspace.
+///
+/// Returns `None` when it does not exist; see [`corpus_file`] for the test-side policy.
+#[must_use]
+pub fn corpus_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SLUICE_CORPUS") {
+        let dir = PathBuf::from(dir);
+        return dir.is_dir().then_some(dir);
+    }
+    // This crate lives at <workspace>/crates/sluice-core; the corpus at <workspace>/../shared.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    dir.is_dir().then_some(dir)
+}
+
+/// A file or directory inside the corpus, for tests and benches.
+///
+/// When the corpus is missing: with `SLUICE_REQUIRE_CORPUS=1` (as in CI) this panics with a
+/// message saying where it looked; otherwise it prints a notice and returns `None`, so the
+/// caller can skip.
+///
+/// # Panics
+/// When the corpus is required and missing.
+#[must_use]
+pub fn corpus_file(relative: &str) -> Option<PathBuf> {
+    let found = corpus_dir()
+        .map(|dir| dir.join(relative))
+        .filter(|path| path.exists());
+    if found.is_none() {
+        let required = std::env::var("SLUICE_REQUIRE_CORPUS").is_ok_and(|v| v == "1");
+        let message = format!(
+            "corpus file {relative:?} not found: set SLUICE_CORPUS to the corpus directory \
+             (see corpus/README.md)"
+        );
+        assert!(!required, "{message}");
+        eprintln!("skipping: {message}");
+    }
+    found
+}
 
 /// Which token kinds a format can hold, for [`sample_tokens`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
