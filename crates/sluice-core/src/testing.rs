@@ -9,7 +9,77 @@
 
 use std::path::PathBuf;
 
-use crate::{Entry, Error, OwnedNumber, Reader, Result, Token};
+use crate::{Entry, Error, Number, OwnedNumber, PutbackReader, Reader, Result, Span, Token};
+
+/// A reader with nothing in it: `peek` is always `Ended`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct EmptyReader;
+
+impl Reader for EmptyReader {
+    fn peek(&mut self) -> Result<Entry> {
+        Ok(Entry::Ended)
+    }
+    fn span(&self) -> Span {
+        Span::default()
+    }
+    fn read_null(&mut self) -> Result<()> {
+        Err(Error::unexpected("Null", Entry::Ended))
+    }
+    fn read_bool(&mut self) -> Result<bool> {
+        Err(Error::unexpected("Bool", Entry::Ended))
+    }
+    fn read_str(&mut self) -> Result<&str> {
+        Err(Error::unexpected("String", Entry::Ended))
+    }
+    fn read_name(&mut self) -> Result<&str> {
+        Err(Error::unexpected("Name", Entry::Ended))
+    }
+    fn read_number(&mut self) -> Result<Number<'_>> {
+        Err(Error::unexpected("Number", Entry::Ended))
+    }
+    fn read_map_root(&mut self) -> Result<Option<usize>> {
+        Err(Error::unexpected("MapRoot", Entry::Ended))
+    }
+    fn read_map_end(&mut self) -> Result<()> {
+        Err(Error::unexpected("MapEnd", Entry::Ended))
+    }
+    fn read_array_root(&mut self) -> Result<Option<usize>> {
+        Err(Error::unexpected("ArrayRoot", Entry::Ended))
+    }
+    fn read_array_end(&mut self) -> Result<()> {
+        Err(Error::unexpected("ArrayEnd", Entry::Ended))
+    }
+}
+
+/// A reader that replays a script of tokens, each with a span, for testing writers and
+/// error spans without a real format.
+///
+/// ```
+/// use sluice_core::{Reader, Span, Token};
+/// use sluice_core::testing::TokenReader;
+/// let mut reader = TokenReader::with_spans([(Token::Bool(true), Span::new(3, 7))]);
+/// assert!(reader.read_bool()?);
+/// assert_eq!(reader.span(), Span::new(3, 7));
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+pub type TokenReader = PutbackReader<EmptyReader>;
+
+impl PutbackReader<EmptyReader> {
+    /// A reader over `tokens`, with empty spans.
+    pub fn from_tokens(tokens: impl IntoIterator<Item = Token>) -> TokenReader {
+        TokenReader::with_spans(tokens.into_iter().map(|t| (t, Span::default())))
+    }
+
+    /// A reader over `tokens`, each with its span.
+    pub fn with_spans(tokens: impl IntoIterator<Item = (Token, Span)>) -> TokenReader {
+        let mut reader = PutbackReader::new(EmptyReader);
+        let tokens: Vec<(Token, Span)> = tokens.into_iter().collect();
+        for (token, span) in tokens.into_iter().rev() {
+            reader.putback_with_span(token, span);
+        }
+        reader
+    }
+}
 
 /// The directory of the public test corpora (JSONTestSuite, msgpack-test-suite, benchmark
 /// files...): `$SLUICE_CORPUS` if set, else `shared/corpus` beside the workspace.

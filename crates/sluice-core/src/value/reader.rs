@@ -154,6 +154,19 @@ impl<'v> ValueReader<'v> {
         Err(self.mismatch(expected))
     }
 
+    fn read_converted<T>(&mut self, convert: impl FnOnce(Number<'v>) -> Result<T>) -> Result<T> {
+        match self.cursor() {
+            Cursor::Value(Value::Number(number), _) => match convert(number.as_number()) {
+                Ok(value) => {
+                    self.advance();
+                    Ok(value)
+                }
+                Err(err) => Err(err.with_path(self.path())),
+            },
+            _ => Err(self.mismatch("Number")),
+        }
+    }
+
     fn end(&mut self, entry: Entry) -> Result<()> {
         match self.cursor() {
             Cursor::End(found) if found == entry => {
@@ -164,6 +177,14 @@ impl<'v> ValueReader<'v> {
             _ => Err(self.mismatch(entry.name())),
         }
     }
+}
+
+macro_rules! typed_reads {
+    ($($method:ident -> $ty:ty = $convert:ident;)*) => {$(
+        fn $method(&mut self) -> Result<$ty> {
+            self.read_converted(|n| n.$convert())
+        }
+    )*};
 }
 
 impl Reader for ValueReader<'_> {
@@ -196,12 +217,10 @@ impl Reader for ValueReader<'_> {
     }
 
     fn read_number(&mut self) -> Result<Number<'_>> {
-        let path = self.path();
         self.take("Number", |v, _| match v {
             Value::Number(n) => Some(n.as_number()),
             _ => None,
         })
-        .map_err(|e| e.with_path(path))
     }
 
     fn read_blob(&mut self) -> Result<&[u8]> {
@@ -260,22 +279,20 @@ impl Reader for ValueReader<'_> {
         }
     }
 
-    // Typed reads attach the path of the number, which a plain span cannot give here.
-    fn read_i64(&mut self) -> Result<i64> {
-        let path = self.path();
-        let value = self.read_number()?.to_i64();
-        value.map_err(|e| e.with_path(path))
-    }
-
-    fn read_u64(&mut self) -> Result<u64> {
-        let path = self.path();
-        let value = self.read_number()?.to_u64();
-        value.map_err(|e| e.with_path(path))
-    }
-
-    fn read_f64(&mut self) -> Result<f64> {
-        let path = self.path();
-        let value = self.read_number()?.to_f64();
-        value.map_err(|e| e.with_path(path))
+    // Typed reads convert before moving on, so a failed conversion consumes nothing and
+    // its error can name the path of the number.
+    typed_reads! {
+        read_i8 -> i8 = to_i8;
+        read_i16 -> i16 = to_i16;
+        read_i32 -> i32 = to_i32;
+        read_i64 -> i64 = to_i64;
+        read_i128 -> i128 = to_i128;
+        read_u8 -> u8 = to_u8;
+        read_u16 -> u16 = to_u16;
+        read_u32 -> u32 = to_u32;
+        read_u64 -> u64 = to_u64;
+        read_u128 -> u128 = to_u128;
+        read_f32 -> f32 = to_f32;
+        read_f64 -> f64 = to_f64;
     }
 }

@@ -130,14 +130,17 @@ impl Writer for ValueWriter {
     }
 
     fn write_map_end(&mut self) -> Result<()> {
-        match self.stack.pop() {
-            Some(Frame::Map { entries, key: None }) => self.put(Value::Map(entries)),
-            Some(Frame::Map { key: Some(_), .. }) => Err(structure("a map key has no value")),
-            Some(frame) => {
-                self.stack.push(frame);
-                Err(structure("MapEnd does not close a map"))
+        match self.stack.last() {
+            Some(Frame::Map { key: None, .. }) => {}
+            Some(Frame::Map { key: Some(_), .. }) => {
+                return Err(structure("a map key has no value"));
             }
-            None => Err(structure("MapEnd with no open map")),
+            Some(Frame::Array(_)) => return Err(structure("MapEnd does not close a map")),
+            None => return Err(structure("MapEnd with no open map")),
+        }
+        match self.stack.pop() {
+            Some(Frame::Map { entries, .. }) => self.put(Value::Map(entries)),
+            _ => Err(structure("MapEnd with no open map")),
         }
     }
 
@@ -148,13 +151,14 @@ impl Writer for ValueWriter {
     }
 
     fn write_array_end(&mut self) -> Result<()> {
+        match self.stack.last() {
+            Some(Frame::Array(_)) => {}
+            Some(Frame::Map { .. }) => return Err(structure("ArrayEnd does not close an array")),
+            None => return Err(structure("ArrayEnd with no open array")),
+        }
         match self.stack.pop() {
             Some(Frame::Array(items)) => self.put(Value::Array(items)),
-            Some(frame) => {
-                self.stack.push(frame);
-                Err(structure("ArrayEnd does not close an array"))
-            }
-            None => Err(structure("ArrayEnd with no open array")),
+            _ => Err(structure("ArrayEnd with no open array")),
         }
     }
 
