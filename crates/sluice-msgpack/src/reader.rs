@@ -1,0 +1,641 @@
+//! [`MsgPackReader`]: MessagePack bytes as a stream of tokens.
+//!
+//! The reader is iterative: open containers live on an explicit stack (bounded by
+//! [`ReaderOptions::max_depth`]), so hostile nesting cannot overflow the call stack. Each open
+//! container counts the items it still expects; when the count reaches zero `peek` answers
+//! `ArrayEnd`/`MapEnd`, so reading past the end or closing early is a mismatched read that
+//! points at the exact byte offset. Claimed lengths are checked against what is left of a
+//! slice before anything is trusted, and nothing is ever allocated from a claimed length.
+
+use std::io;
+
+use sluice_core::{Entry, Error, Ext, Number, Reader, Result, Span, codes as core_codes};
+
+use crate::head::{self, Head, HeadError, Kind};
+use crate::input::{Input, ReadInput, SliceInput};
+use crate::{Timestamp, codes};
+
+/// Settings of a [`MsgPackReader`].
+///
+/// ```
+/// use sluice_msgpack::{MsgPackReader, ReaderOptions};
+/// let options = ReaderOptions { max_depth: 16, ..ReaderOptions::default() };
+/// let reader = MsgPackReader::from_slice(&[0xc0]).with_options(options);
+/// # let _ = reader;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReaderOptions {
+    /// How many containers may be open at once (default 128). Deeper input is
+    /// [`DEPTH_EXCEEDED`](sluice_core::codes::DEPTH_EXCEEDED). [`Reader::skip`] walks without
+    /// recursion and is not limited.
+    pub max_depth: usize,
+    /// Whether the input is a stream of values, one after another (default `true`, as
+    /// MessagePack streams usually are): `peek` answers `Ended` once the input is used up at
+    /// the top level, and an empty input is an empty stream. With `false` the input must hold
+    /// exactly one value: an empty input is [`TRUNCATED`](codes::TRUNCATED) and bytes after
+    /// the value are [`TRAILING_DATA`](codes::TRAILING_DATA).
+    pub multiple_values: bool,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> ReaderOptions {
+        ReaderOptions {
+            max_depth: 128,
+            multiple_values: true,
+        }
+    }
+}
+
+/// An open array or map.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    map: bool,
+    /// Items still to read; a map counts keys and values separately (twice its length).
+    remaining: u64,
+}
+
+/// Reads MessagePack as tokens, from a slice ([`from_slice`](MsgPackReader::from_slice)) or an
+/// [`io::Read`] ([`from_read`](MsgPackReader::from_read)).
+///
+/// `peek` reports the wire type: `U8`..`U64` for unsigned ints (positive fixint is `U8`),
+/// `I8`..`I64` for signed ints (negative fixint is `I8`), `F32`/`F64`, `String` (`Name` in map
+/// key position), `Blob` for bin, `Ext`, `Null`, `Bool`, and `ArrayRoot`/`MapRoot` whose reads
+/// return `Some(len)`. Every number read converts exactly or fails: a `U8` read as `i64` is
+/// fine, 300 read as `u8`, -1 as `u64` or 1.5 as `i64` are errors. Spans are byte offsets.
+///
+/// Several top-level values may follow each other (a stream); `peek` answers `Ended` when the
+/// input is used up between values. See [`ReaderOptions::multiple_values`] to require exactly
+/// one, and [`finish`](MsgPackReader::finish) to check that nothing trails.
+///
+/// ```
+/// use sluice_core::{Entry, Reader};
+/// use sluice_msgpack::MsgPackReader;
+/// // [1, -1, "a"] then a second top-level value, nil.
+/// let bytes = [0x93, 0x01, 0xff, 0xa1, b'a', 0xc0];
+/// let mut reader = MsgPackReader::from_slice(&bytes);
+/// assert_eq!(reader.read_array_root()?, Some(3));
+/// assert_eq!(reader.peek()?, Entry::U8);
+/// assert_eq!(reader.read_u64()?, 1);
+/// assert_eq!(reader.peek()?, Entry::I8);
+/// let err = reader.read_u64().unwrap_err(); // -1 does not fit (the token is consumed)
+/// assert_eq!(err.code(), sluice_core::codes::NUMBER_OUT_OF_RANGE);
+/// assert_eq!(reader.read_str()?, "a");
+/// reader.read_array_end()?;
+/// reader.read_null()?;
+/// assert_eq!(reader.peek()?, Entry::Ended);
+/// reader.finish()?;
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct MsgPackReader<I> {
+    input: I,
+    options: ReaderOptions,
+    stack: Vec<Frame>,
+    /// The decoded header of the next value, once looked at, and its offset.
+    head: Option<Head>,
+    head_start: usize,
+    span: Span,
+    /// Top-level values read so far.
+    top_values: u64,
+}
+
+impl<'de> MsgPackReader<SliceInput<'de>> {
+    /// A reader over `bytes`; strings and bytes are borrowed from it.
+    #[must_use]
+    pub fn from_slice(bytes: &'de [u8]) -> MsgPackReader<SliceInput<'de>> {
+        MsgPackReader::new(SliceInput::new(bytes))
+    }
+
+    /// Reads a str borrowed for the input's whole lifetime (not just until the next call).
+    ///
+    /// ```
+    /// use sluice_msgpack::MsgPackReader;
+    /// let bytes = [0x92, 0xa1, b'a', 0xa1, b'b'];
+    /// let mut reader = MsgPackReader::from_slice(&bytes);
+    /// # use sluice_core::Reader;
+    /// reader.read_array_root()?;
+    /// let a = reader.read_str_borrowed()?;
+    /// let b = reader.read_str_borrowed()?;
+    /// assert_eq!((a, b), ("a", "b"));
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Reader::read_str`].
+    pub fn read_str_borrowed(&mut self) -> Result<&'de str> {
+        let (head, total) = self.prepare_payload("String", |k| k == Kind::Str)?;
+        let start = self.span.start;
+        let bytes = &self.input.advance_borrowed(total)[usize::from(head.len)..];
+        utf8(bytes, start + usize::from(head.len))
+    }
+
+    /// Reads a bin borrowed for the input's whole lifetime.
+    ///
+    /// # Errors
+    /// As [`Reader::read_blob`].
+    pub fn read_blob_borrowed(&mut self) -> Result<&'de [u8]> {
+        let (head, total) = self.prepare_payload("Blob", |k| k == Kind::Bin)?;
+        Ok(&self.input.advance_borrowed(total)[usize::from(head.len)..])
+    }
+}
+
+impl<R: io::Read> MsgPackReader<ReadInput<R>> {
+    /// A reader over any [`io::Read`], buffered internally (wrapping it in a `BufReader` is
+    /// not needed). Memory grows with the largest str/bin/ext actually received, never with a
+    /// length the input merely claims.
+    #[must_use]
+    pub fn from_read(read: R) -> MsgPackReader<ReadInput<R>> {
+        MsgPackReader::new(ReadInput::new(read))
+    }
+
+    /// The wrapped reader; bytes read ahead into the buffer are lost.
+    #[must_use]
+    pub fn into_inner(self) -> R {
+        self.input.into_inner()
+    }
+}
+
+fn utf8(bytes: &[u8], payload_start: usize) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|err| {
+        let at = payload_start + err.valid_up_to();
+        let len = err.error_len().unwrap_or(bytes.len() - err.valid_up_to());
+        Error::new(
+            codes::INVALID_UTF8,
+            format!("str is not valid UTF-8 at byte {at}"),
+        )
+        .with_span(Span::new(at, at + len.max(1)))
+    })
+}
+
+fn truncated(what: &str, span: Span) -> Error {
+    Error::new(
+        codes::TRUNCATED,
+        format!("the input ends inside {what} (bytes {span})"),
+    )
+    .with_span(span)
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Str => "a str",
+        Kind::Bin => "a bin",
+        Kind::Ext => "an ext",
+        Kind::Array => "an array",
+        Kind::Map => "a map",
+        _ => "a value",
+    }
+}
+
+fn is_number(kind: Kind) -> bool {
+    matches!(kind, Kind::Uint(_) | Kind::Int(_) | Kind::F32 | Kind::F64)
+}
+
+impl<I: Input> MsgPackReader<I> {
+    fn new(input: I) -> MsgPackReader<I> {
+        MsgPackReader {
+            input,
+            options: ReaderOptions::default(),
+            stack: Vec::new(),
+            head: None,
+            head_start: 0,
+            span: Span::default(),
+            top_values: 0,
+        }
+    }
+
+    /// Replaces the options.
+    #[must_use]
+    pub fn with_options(mut self, options: ReaderOptions) -> MsgPackReader<I> {
+        self.options = options;
+        self
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub fn options(&self) -> &ReaderOptions {
+        &self.options
+    }
+
+    /// Byte offset of the next unread byte.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.input.offset()
+    }
+
+    /// How many containers are open.
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Reads a timestamp extension (ext type -1, any of its three sizes).
+    ///
+    /// ```
+    /// use sluice_msgpack::{MsgPackReader, Timestamp};
+    /// let bytes = [0xd6, 0xff, 0x5a, 0x4a, 0xf6, 0xa5];
+    /// let t = MsgPackReader::from_slice(&bytes).read_timestamp()?;
+    /// assert_eq!(t, Timestamp { seconds: 1_514_862_245, nanos: 0 });
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the next value is not an ext, or is not a valid timestamp
+    /// ([`INVALID_TIMESTAMP`](codes::INVALID_TIMESTAMP), with the span of the ext).
+    pub fn read_timestamp(&mut self) -> Result<Timestamp> {
+        let ext = self.read_ext()?;
+        let timestamp = Timestamp::from_ext(ext);
+        timestamp.map_err(|err| err.with_span(self.span))
+    }
+
+    /// Checks that the reader stands between top-level values and that no byte is left.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_msgpack::{MsgPackReader, codes};
+    /// let mut reader = MsgPackReader::from_slice(&[0xc0, 0xc3]);
+    /// reader.read_null()?;
+    /// assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_DATA);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`INVALID_STRUCTURE`](sluice_core::codes::INVALID_STRUCTURE) inside an open container,
+    /// [`TRAILING_DATA`](codes::TRAILING_DATA) when bytes are left, or an I/O error.
+    pub fn finish(&mut self) -> Result<()> {
+        let offset = self.input.offset();
+        if let Some(frame) = self.stack.last() {
+            let what = if frame.map { "map" } else { "array" };
+            return Err(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                format!(
+                    "finished inside an open {what} ({} containers open)",
+                    self.stack.len()
+                ),
+            )
+            .with_span(Span::at(offset)));
+        }
+        let left = self.input.fill(1)?.len();
+        if left > 0 {
+            let end = offset + self.input.remaining().unwrap_or(left);
+            return Err(Error::new(
+                codes::TRAILING_DATA,
+                format!("{} byte(s) left after the last value", end - offset),
+            )
+            .with_span(Span::new(offset, end)));
+        }
+        Ok(())
+    }
+
+    /// Decodes (once) the header of the next value.
+    #[inline]
+    fn load_head(&mut self) -> Result<Head> {
+        if let Some(head) = self.head {
+            return Ok(head);
+        }
+        let start = self.input.offset();
+        let bytes = self.input.fill(9)?;
+        let available = bytes.len();
+        if available == 0 {
+            return Err(truncated("a value", Span::at(start)));
+        }
+        match head::decode(bytes) {
+            Ok(head) => {
+                self.head = Some(head);
+                self.head_start = start;
+                Ok(head)
+            }
+            Err(HeadError::Reserved) => Err(Error::new(
+                codes::RESERVED_BYTE,
+                format!("byte 0xc1 at offset {start} is reserved and never used in MessagePack"),
+            )
+            .with_span(Span::new(start, start + 1))),
+            Err(HeadError::Truncated(_)) => Err(truncated(
+                "a value header",
+                Span::new(start, start + available),
+            )),
+        }
+    }
+
+    /// What comes next; loads the header when it is a value.
+    #[inline]
+    fn next_entry(&mut self) -> Result<Entry> {
+        if let Some(&frame) = self.stack.last() {
+            if frame.remaining == 0 {
+                return Ok(if frame.map {
+                    Entry::MapEnd
+                } else {
+                    Entry::ArrayEnd
+                });
+            }
+            let head = self.load_head()?;
+            if frame.map && frame.remaining % 2 == 0 && head.kind == Kind::Str {
+                return Ok(Entry::Name);
+            }
+            return Ok(head.entry());
+        }
+        if let Some(head) = self.head {
+            return Ok(head.entry());
+        }
+        let start = self.input.offset();
+        let at_end = self.input.fill(1)?.is_empty();
+        if !self.options.multiple_values && self.top_values > 0 {
+            if at_end {
+                return Ok(Entry::Ended);
+            }
+            let end = start + self.input.remaining().unwrap_or(1);
+            return Err(Error::new(
+                codes::TRAILING_DATA,
+                "bytes follow the value, and only one value was expected",
+            )
+            .with_span(Span::new(start, end)));
+        }
+        if at_end {
+            if !self.options.multiple_values {
+                return Err(truncated("a value (the input is empty)", Span::at(start)));
+            }
+            return Ok(Entry::Ended);
+        }
+        Ok(self.load_head()?.entry())
+    }
+
+    /// The error for a read that does not match what comes next; consumes nothing.
+    #[cold]
+    fn mismatch(&mut self, expected: &str, found: Entry) -> Error {
+        let span = match self.head {
+            Some(head) if !found.is_container_end() && found != Entry::Ended => {
+                Span::new(self.head_start, self.head_start + usize::from(head.len))
+            }
+            _ => Span::at(self.input.offset()),
+        };
+        self.span = span;
+        let mut err = Error::unexpected(expected, found).with_span(span);
+        if let Some(frame) = self.stack.last() {
+            let (what, count) = if frame.map {
+                ("map", frame.remaining.div_ceil(2))
+            } else {
+                ("array", frame.remaining)
+            };
+            err = err.with_note(if count == 0 {
+                format!("every item of the {what} is read")
+            } else {
+                format!("the {what} has {count} more item(s)")
+            });
+        }
+        err
+    }
+
+    /// Loads the next header and checks its kind; consumes nothing.
+    #[inline]
+    fn expect(&mut self, expected: &str, want: fn(Kind) -> bool) -> Result<Head> {
+        let entry = self.next_entry()?;
+        match self.head {
+            Some(head) if want(head.kind) && !entry.is_container_end() => Ok(head),
+            _ => Err(self.mismatch(expected, entry)),
+        }
+    }
+
+    /// Books the value whose header is cached as read: `len` bytes from its start.
+    #[inline]
+    fn book(&mut self, len: usize) {
+        self.head = None;
+        self.span = Span::new(self.head_start, self.head_start + len);
+        match self.stack.last_mut() {
+            Some(frame) => frame.remaining -= 1,
+            None => self.top_values += 1,
+        }
+    }
+
+    /// A value made of its header only (nil, bool, numbers).
+    #[inline]
+    fn take_header(&mut self, head: Head) {
+        let len = usize::from(head.len);
+        self.book(len);
+        self.input.advance(len);
+    }
+
+    /// Checks a str/bin/ext and makes its payload available; books it as read and returns
+    /// the total size, for the caller to `advance` over.
+    #[inline]
+    fn prepare_payload(&mut self, expected: &str, want: fn(Kind) -> bool) -> Result<(Head, usize)> {
+        let head = self.expect(expected, want)?;
+        let start = self.head_start;
+        let total = usize::try_from(head.payload_len())
+            .ok()
+            .and_then(|n| n.checked_add(usize::from(head.len)));
+        let available = match total {
+            Some(total) => self.input.fill(total)?.len(),
+            None => 0,
+        };
+        match total {
+            Some(total) if available >= total => {
+                self.book(total);
+                Ok((head, total))
+            }
+            _ => {
+                let what = kind_name(head.kind);
+                let err = truncated(
+                    &format!("{what} of {} bytes", head.payload_len()),
+                    Span::new(start, start + available),
+                );
+                self.span = Span::new(start, start + usize::from(head.len));
+                Err(err)
+            }
+        }
+    }
+
+    /// Opens an array or map whose header is cached.
+    fn open(&mut self, head: Head, map: bool) -> Result<Option<usize>> {
+        let start = self.head_start;
+        let header = Span::new(start, start + usize::from(head.len));
+        if self.stack.len() >= self.options.max_depth {
+            self.span = header;
+            return Err(Error::new(
+                core_codes::DEPTH_EXCEEDED,
+                format!(
+                    "nesting deeper than the limit of {} containers",
+                    self.options.max_depth
+                ),
+            )
+            .with_span(header));
+        }
+        let items = if map { head.value * 2 } else { head.value };
+        if let Some(left) = self.input.remaining() {
+            // Every item takes at least one byte.
+            let after_header = (left - usize::from(head.len)) as u64;
+            if items > after_header {
+                self.span = header;
+                let what = if map { "map claims" } else { "array claims" };
+                return Err(Error::new(
+                    codes::LENGTH_EXCEEDS_INPUT,
+                    format!(
+                        "{what} {} items but only {after_header} bytes follow",
+                        head.value
+                    ),
+                )
+                .with_span(header));
+            }
+        }
+        let len = usize::try_from(head.value).map_err(|_| {
+            Error::new(
+                codes::LENGTH_TOO_LARGE,
+                "container length does not fit in usize",
+            )
+            .with_span(header)
+        })?;
+        self.take_header(head);
+        self.stack.push(Frame {
+            map,
+            remaining: items,
+        });
+        Ok(Some(len))
+    }
+
+    fn close(&mut self, map: bool) -> Result<()> {
+        match self.stack.last() {
+            Some(frame) if frame.map == map && frame.remaining == 0 => {
+                self.stack.pop();
+                self.span = Span::at(self.input.offset());
+                Ok(())
+            }
+            _ => {
+                let entry = self.next_entry()?;
+                let expected = if map { "MapEnd" } else { "ArrayEnd" };
+                Err(self.mismatch(expected, entry))
+            }
+        }
+    }
+}
+
+impl<I: Input> Reader for MsgPackReader<I> {
+    #[inline]
+    fn peek(&mut self) -> Result<Entry> {
+        self.next_entry()
+    }
+
+    fn span(&self) -> Span {
+        self.span
+    }
+
+    #[inline]
+    fn read_null(&mut self) -> Result<()> {
+        let head = self.expect("Null", |k| k == Kind::Nil)?;
+        self.take_header(head);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool> {
+        let head = self.expect("Bool", |k| k == Kind::Bool)?;
+        self.take_header(head);
+        Ok(head.value != 0)
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<&str> {
+        let (head, total) = self.prepare_payload("String", |k| k == Kind::Str)?;
+        let start = self.span.start;
+        let bytes = &self.input.advance(total)[usize::from(head.len)..];
+        utf8(bytes, start + usize::from(head.len))
+    }
+
+    #[inline]
+    fn read_name(&mut self) -> Result<&str> {
+        let (head, total) = self.prepare_payload("Name", |k| k == Kind::Str)?;
+        let start = self.span.start;
+        let bytes = &self.input.advance(total)[usize::from(head.len)..];
+        utf8(bytes, start + usize::from(head.len))
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<Number<'_>> {
+        let head = self.expect("a number", is_number)?;
+        self.take_header(head);
+        #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+        Ok(match head.kind {
+            Kind::Uint(_) => Number::U64(head.value),
+            Kind::Int(_) => Number::I64(head.value as i64),
+            Kind::F32 => Number::F32(f32::from_bits(head.value as u32)),
+            _ => Number::F64(f64::from_bits(head.value)),
+        })
+    }
+
+    #[inline]
+    fn read_blob(&mut self) -> Result<&[u8]> {
+        let (head, total) = self.prepare_payload("Blob", |k| k == Kind::Bin)?;
+        Ok(&self.input.advance(total)[usize::from(head.len)..])
+    }
+
+    #[inline]
+    fn read_ext(&mut self) -> Result<Ext<'_>> {
+        let (head, total) = self.prepare_payload("Ext", |k| k == Kind::Ext)?;
+        let data = &self.input.advance(total)[usize::from(head.len)..];
+        Ok(Ext {
+            kind: head.ext_type,
+            data,
+        })
+    }
+
+    #[inline]
+    fn read_map_root(&mut self) -> Result<Option<usize>> {
+        let head = self.expect("MapRoot", |k| k == Kind::Map)?;
+        self.open(head, true)
+    }
+
+    #[inline]
+    fn read_map_end(&mut self) -> Result<()> {
+        self.close(true)
+    }
+
+    #[inline]
+    fn read_array_root(&mut self) -> Result<Option<usize>> {
+        let head = self.expect("ArrayRoot", |k| k == Kind::Array)?;
+        self.open(head, false)
+    }
+
+    #[inline]
+    fn read_array_end(&mut self) -> Result<()> {
+        self.close(false)
+    }
+
+    /// Skips the next value without building anything: headers are decoded and payloads
+    /// jumped over, containers counted without recursion. Str contents are not checked for
+    /// UTF-8 and the depth limit does not apply; lengths and truncation are checked.
+    fn skip(&mut self) -> Result<()> {
+        let entry = self.next_entry()?;
+        if entry == Entry::Ended || entry.is_container_end() {
+            return Err(self.mismatch("a value", entry));
+        }
+        let start = self.head_start;
+        let mut pending: u64 = 1;
+        while pending > 0 {
+            let head = self.load_head()?;
+            self.head = None;
+            pending -= 1;
+            match head.kind {
+                Kind::Array => pending = pending.saturating_add(head.value),
+                Kind::Map => pending = pending.saturating_add(head.value * 2),
+                _ => {}
+            }
+            let size = u64::from(head.len) + head.payload_len();
+            let skipped = self.input.discard(size)?;
+            if skipped < size {
+                let end = self.input.offset();
+                return Err(truncated(kind_name(head.kind), Span::new(start, end)));
+            }
+            if let Some(left) = self.input.remaining()
+                && pending > left as u64
+            {
+                let end = self.input.offset();
+                return Err(Error::new(
+                    codes::LENGTH_EXCEEDS_INPUT,
+                    format!("{pending} more items are announced but only {left} bytes are left"),
+                )
+                .with_span(Span::new(start, end)));
+            }
+        }
+        self.head_start = start;
+        let len = self.input.offset() - start;
+        self.book(len);
+        Ok(())
+    }
+}

@@ -1,0 +1,571 @@
+//! [`MsgPackWriter`]: tokens as MessagePack bytes, always in the smallest encoding.
+//!
+//! MessagePack puts a container's length in front of it, but a streaming source (a JSON
+//! reader) only knows it at the end. The writer therefore reserves the largest header (5
+//! bytes) for a container of unknown length, counts its items, and fills the real header in
+//! when the container ends. The unused reserved bytes are left out when the buffer is written
+//! out, in one pass, so the output is exactly what a writer knowing the lengths would produce.
+//! Output is buffered and handed to the `io::Write` whenever no container of unknown length
+//! is open and the buffer is large, and always on [`finish`](Writer::finish).
+
+use std::io;
+
+use sluice_core::{Error, Ext, Number, NumberHint, Result, Writer, codes as core_codes};
+
+use crate::{Timestamp, codes};
+
+/// Settings of a [`MsgPackWriter`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WriterOptions {
+    /// Write an `f64` as a float 32 when that keeps its exact bits (default `false`: an `f64`
+    /// stays 64 bits, as an `f32` always stays 32). Saves 4 bytes per such float, at the cost
+    /// of readers seeing `F32` where an `f64` was written.
+    pub compact_floats: bool,
+}
+
+/// The bytes reserved for a header whose length is not known yet (array32/map32).
+const RESERVED: usize = 5;
+/// Buffered bytes that trigger a write to the sink, when nothing is waiting for a length.
+const FLUSH_AT: usize = 64 * 1024;
+
+/// A container being written.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    map: bool,
+    /// Items (a map counts keys and values) declared by the caller, when it gave a length.
+    declared: Option<u64>,
+    written: u64,
+    /// Index into `patches` of the reserved header, for containers of unknown length.
+    patch: usize,
+}
+
+/// A reserved header: `used` of its `RESERVED` bytes are the real header once known.
+#[derive(Debug, Clone, Copy)]
+struct Patch {
+    at: usize,
+    used: u8,
+}
+
+/// Writes tokens as MessagePack into a `Vec<u8>` or any [`io::Write`].
+///
+/// Integers take the smallest form (a negative value the smallest signed one, a non-negative
+/// value the smallest unsigned one or a fixint), as do str, bin, ext, array and map headers;
+/// `f32` stays 32 bits and `f64` 64 bits (see [`WriterOptions::compact_floats`]). JSON number
+/// text is parsed: integers take the smallest integer form, floats become `f64`, integers
+/// beyond 64 bits are [`INTEGER_TOO_LARGE`](codes::INTEGER_TOO_LARGE). `Name` and `String`
+/// are both str. Container lengths may be given (then checked:
+/// [`LENGTH_MISMATCH`](codes::LENGTH_MISMATCH)) or left to the writer. Several top-level
+/// values may be written one after another.
+///
+/// ```
+/// use sluice_core::{Number, NumberHint, Writer};
+/// use sluice_msgpack::MsgPackWriter;
+/// let mut writer = MsgPackWriter::new(Vec::new());
+/// writer.write_array_root(None)?;
+/// writer.write_number(Number::Text("300", NumberHint::Integer))?; // uint 16
+/// writer.write_i64(-1)?;                                          // negative fixint
+/// writer.write_f32(0.5)?;                                         // float 32
+/// writer.write_array_end()?;
+/// assert_eq!(
+///     writer.into_inner()?,
+///     [0x93, 0xcd, 0x01, 0x2c, 0xff, 0xca, 0x3f, 0x00, 0x00, 0x00]
+/// );
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct MsgPackWriter<W: io::Write> {
+    out: W,
+    buf: Vec<u8>,
+    stack: Vec<Frame>,
+    patches: Vec<Patch>,
+    /// Containers of unknown length still open; while any is, nothing is flushed.
+    open_patches: usize,
+    options: WriterOptions,
+}
+
+fn structure(message: impl Into<String>) -> Error {
+    Error::new(core_codes::INVALID_STRUCTURE, message)
+}
+
+fn too_long(what: &str, len: usize) -> Error {
+    Error::new(
+        codes::LENGTH_TOO_LARGE,
+        format!("{what} of length {len} is beyond MessagePack's 32-bit lengths"),
+    )
+}
+
+impl<W: io::Write> MsgPackWriter<W> {
+    /// A writer into `out` (a `Vec<u8>`, a file, a socket...), with default options.
+    #[must_use]
+    pub fn new(out: W) -> MsgPackWriter<W> {
+        MsgPackWriter {
+            out,
+            buf: Vec::with_capacity(1024),
+            stack: Vec::new(),
+            patches: Vec::new(),
+            open_patches: 0,
+            options: WriterOptions::default(),
+        }
+    }
+
+    /// Replaces the options.
+    #[must_use]
+    pub fn with_options(mut self, options: WriterOptions) -> MsgPackWriter<W> {
+        self.options = options;
+        self
+    }
+
+    /// Finishes (see [`Writer::finish`]) and returns the sink.
+    ///
+    /// # Errors
+    /// As [`Writer::finish`].
+    pub fn into_inner(mut self) -> Result<W> {
+        self.finish()?;
+        Ok(self.out)
+    }
+
+    /// The sink; bytes still buffered in the writer are not in it yet.
+    #[must_use]
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
+    /// Writes a timestamp extension in its smallest size.
+    ///
+    /// ```
+    /// use sluice_msgpack::{MsgPackWriter, Timestamp};
+    /// let mut writer = MsgPackWriter::new(Vec::new());
+    /// writer.write_timestamp(Timestamp { seconds: 1, nanos: 0 })?;
+    /// assert_eq!(writer.into_inner()?, [0xd6, 0xff, 0, 0, 0, 1]);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`INVALID_TIMESTAMP`](codes::INVALID_TIMESTAMP) when `nanos` is a second or more, or as
+    /// [`Writer::write_ext`].
+    pub fn write_timestamp(&mut self, timestamp: Timestamp) -> Result<()> {
+        let bytes = timestamp.to_ext()?;
+        self.write_ext(bytes.as_ext())
+    }
+
+    /// Counts one item in the open container, checking its declared length.
+    #[inline]
+    fn item(&mut self) -> Result<()> {
+        if let Some(frame) = self.stack.last_mut() {
+            if let Some(declared) = frame.declared
+                && frame.written == declared
+            {
+                return Err(self.overflow());
+            }
+            frame.written += 1;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn overflow(&self) -> Error {
+        let (what, count) = match self.stack.last() {
+            Some(frame) if frame.map => ("map", frame.declared.unwrap_or(0) / 2),
+            Some(frame) => ("array", frame.declared.unwrap_or(0)),
+            None => ("value", 0),
+        };
+        Error::new(
+            codes::LENGTH_MISMATCH,
+            format!("{what} was declared with {count} item(s), and one more was written"),
+        )
+    }
+
+    #[inline]
+    fn in_key_position(&self) -> bool {
+        matches!(self.stack.last(), Some(frame) if frame.map && frame.written % 2 == 0)
+    }
+
+    #[inline]
+    fn write_len_header(&mut self, len: usize, fix: u8, fix_max: usize, markers: [u8; 3]) {
+        // `markers`: 8-bit, 16-bit and 32-bit forms (0 when the kind has no 8-bit form).
+        // Lengths were checked against u32::MAX by the callers, so the casts are exact.
+        #[allow(clippy::cast_possible_truncation)]
+        if fix != 0 && len <= fix_max {
+            self.buf.push(fix | len as u8);
+        } else if markers[0] != 0 && len <= 0xff {
+            self.buf.extend_from_slice(&[markers[0], len as u8]);
+        } else if len <= 0xffff {
+            self.buf.push(markers[1]);
+            self.buf.extend_from_slice(&(len as u16).to_be_bytes());
+        } else {
+            self.buf.push(markers[2]);
+            self.buf.extend_from_slice(&(len as u32).to_be_bytes());
+        }
+    }
+
+    #[inline]
+    fn write_str_bytes(&mut self, value: &str) -> Result<()> {
+        let len = value.len();
+        if len > u32::MAX as usize {
+            return Err(too_long("str", len));
+        }
+        self.item()?;
+        self.write_len_header(len, 0xa0, 31, [0xd9, 0xda, 0xdb]);
+        self.buf.extend_from_slice(value.as_bytes());
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_uint(&mut self, v: u64) {
+        #[allow(clippy::cast_possible_truncation)]
+        if v <= 0x7f {
+            self.buf.push(v as u8);
+        } else if v <= 0xff {
+            self.buf.extend_from_slice(&[0xcc, v as u8]);
+        } else if v <= 0xffff {
+            self.buf.push(0xcd);
+            self.buf.extend_from_slice(&(v as u16).to_be_bytes());
+        } else if v <= 0xffff_ffff {
+            self.buf.push(0xce);
+            self.buf.extend_from_slice(&(v as u32).to_be_bytes());
+        } else {
+            self.buf.push(0xcf);
+            self.buf.extend_from_slice(&v.to_be_bytes());
+        }
+    }
+
+    #[inline]
+    fn write_int(&mut self, v: i64) {
+        if v >= 0 {
+            return self.write_uint(v.unsigned_abs());
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        if v >= -32 {
+            self.buf.push(v as i8 as u8);
+        } else if v >= i64::from(i8::MIN) {
+            self.buf.extend_from_slice(&[0xd0, v as i8 as u8]);
+        } else if v >= i64::from(i16::MIN) {
+            self.buf.push(0xd1);
+            self.buf.extend_from_slice(&(v as i16).to_be_bytes());
+        } else if v >= i64::from(i32::MIN) {
+            self.buf.push(0xd2);
+            self.buf.extend_from_slice(&(v as i32).to_be_bytes());
+        } else {
+            self.buf.push(0xd3);
+            self.buf.extend_from_slice(&v.to_be_bytes());
+        }
+    }
+
+    #[inline]
+    fn write_f32_bits(&mut self, v: f32) {
+        self.buf.push(0xca);
+        self.buf.extend_from_slice(&v.to_bits().to_be_bytes());
+    }
+
+    #[inline]
+    fn write_f64_bits(&mut self, v: f64) {
+        #[allow(clippy::cast_possible_truncation)]
+        let narrow = v as f32;
+        if self.options.compact_floats && f64::from(narrow).to_bits() == v.to_bits() {
+            return self.write_f32_bits(narrow);
+        }
+        self.buf.push(0xcb);
+        self.buf.extend_from_slice(&v.to_bits().to_be_bytes());
+    }
+
+    fn open(&mut self, len: Option<usize>, map: bool) -> Result<()> {
+        let what = if map { "map" } else { "array" };
+        let declared = match len {
+            Some(len) if len > u32::MAX as usize => return Err(too_long(what, len)),
+            Some(len) => Some(if map { 2 * len as u64 } else { len as u64 }),
+            None => None,
+        };
+        self.item()?;
+        let (fix, max, markers) = if map {
+            (0x80, 15, [0, 0xde, 0xdf])
+        } else {
+            (0x90, 15, [0, 0xdc, 0xdd])
+        };
+        let patch = match len {
+            Some(len) => {
+                self.write_len_header(len, fix, max, markers);
+                usize::MAX
+            }
+            None => {
+                self.patches.push(Patch {
+                    at: self.buf.len(),
+                    used: RESERVED as u8,
+                });
+                self.buf.extend_from_slice(&[0; RESERVED]);
+                self.open_patches += 1;
+                self.patches.len() - 1
+            }
+        };
+        self.stack.push(Frame {
+            map,
+            declared,
+            written: 0,
+            patch,
+        });
+        Ok(())
+    }
+
+    fn close(&mut self, map: bool) -> Result<()> {
+        let what = if map { "map" } else { "array" };
+        let Some(&frame) = self.stack.last() else {
+            return Err(structure(format!("{what} end without an open {what}")));
+        };
+        if frame.map != map {
+            let open = if frame.map { "map" } else { "array" };
+            return Err(structure(format!("{what} end while a {open} is open")));
+        }
+        if map && frame.written % 2 == 1 {
+            return Err(structure("map end after a key with no value"));
+        }
+        if let Some(declared) = frame.declared {
+            if frame.written != declared {
+                let (declared, written) = if map {
+                    (declared / 2, frame.written / 2)
+                } else {
+                    (declared, frame.written)
+                };
+                return Err(Error::new(
+                    codes::LENGTH_MISMATCH,
+                    format!("{what} was declared with {declared} item(s) but got {written}"),
+                ));
+            }
+        } else {
+            let len = if map {
+                frame.written / 2
+            } else {
+                frame.written
+            };
+            let len = usize::try_from(len).unwrap_or(usize::MAX);
+            if len > u32::MAX as usize {
+                return Err(too_long(what, len));
+            }
+            // Write the real header at the end of the buffer, then move it into place.
+            let end = self.buf.len();
+            let (fix, markers) = if map {
+                (0x80, [0, 0xde, 0xdf])
+            } else {
+                (0x90, [0, 0xdc, 0xdd])
+            };
+            self.write_len_header(len, fix, 15, markers);
+            let used = self.buf.len() - end;
+            let at = self.patches[frame.patch].at;
+            self.buf.copy_within(end.., at);
+            self.buf.truncate(end);
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                self.patches[frame.patch].used = used as u8;
+            }
+            self.open_patches -= 1;
+        }
+        self.stack.pop();
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn maybe_flush(&mut self) -> Result<()> {
+        if self.buf.len() >= FLUSH_AT && self.open_patches == 0 {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Hands the buffer to the sink, leaving out the unused bytes of reserved headers.
+    fn flush_buffer(&mut self) -> Result<()> {
+        let mut from = 0;
+        for patch in &self.patches {
+            let used_end = patch.at + usize::from(patch.used);
+            self.out.write_all(&self.buf[from..used_end])?;
+            from = patch.at + RESERVED;
+        }
+        self.out.write_all(&self.buf[from..])?;
+        self.buf.clear();
+        self.patches.clear();
+        Ok(())
+    }
+}
+
+impl<W: io::Write> Writer for MsgPackWriter<W> {
+    #[inline]
+    fn write_null(&mut self) -> Result<()> {
+        self.item()?;
+        self.buf.push(0xc0);
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_bool(&mut self, value: bool) -> Result<()> {
+        self.item()?;
+        self.buf.push(if value { 0xc3 } else { 0xc2 });
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_str(&mut self, value: &str) -> Result<()> {
+        self.write_str_bytes(value)
+    }
+
+    #[inline]
+    fn write_name(&mut self, name: &str) -> Result<()> {
+        if !self.in_key_position() {
+            return Err(structure("a name written where no map key is expected"));
+        }
+        self.write_str_bytes(name)
+    }
+
+    #[inline]
+    fn write_number(&mut self, number: Number<'_>) -> Result<()> {
+        let number = match number {
+            Number::Text(text, hint) => match number.to_typed() {
+                Ok(typed) => typed,
+                Err(err) if hint == NumberHint::Float => return Err(err),
+                Err(_) => return Err(too_large_integer(&text)),
+            },
+            typed => typed,
+        };
+        // Decide the encoding before counting the item, so a refused number leaves no trace.
+        enum Encoding {
+            Uint(u64),
+            Int(i64),
+            F32(f32),
+            F64(f64),
+        }
+        let encoding = match number {
+            Number::U64(v) => Encoding::Uint(v),
+            Number::I64(v) => Encoding::Int(v),
+            Number::I128(v) => match (u64::try_from(v), i64::try_from(v)) {
+                (Ok(v), _) => Encoding::Uint(v),
+                (_, Ok(v)) => Encoding::Int(v),
+                _ => return Err(too_large_integer(&v)),
+            },
+            Number::U128(v) => match u64::try_from(v) {
+                Ok(v) => Encoding::Uint(v),
+                Err(_) => return Err(too_large_integer(&v)),
+            },
+            Number::F32(v) => Encoding::F32(v),
+            Number::F64(v) => Encoding::F64(v),
+            // `to_typed` never returns text; parsing it again keeps this total anyway.
+            Number::Text(..) => Encoding::F64(number.to_f64()?),
+        };
+        self.item()?;
+        match encoding {
+            Encoding::Uint(v) => self.write_uint(v),
+            Encoding::Int(v) => self.write_int(v),
+            Encoding::F32(v) => self.write_f32_bits(v),
+            Encoding::F64(v) => self.write_f64_bits(v),
+        }
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_i64(&mut self, value: i64) -> Result<()> {
+        self.item()?;
+        self.write_int(value);
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_u64(&mut self, value: u64) -> Result<()> {
+        self.item()?;
+        self.write_uint(value);
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_f32(&mut self, value: f32) -> Result<()> {
+        self.item()?;
+        self.write_f32_bits(value);
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_f64(&mut self, value: f64) -> Result<()> {
+        self.item()?;
+        self.write_f64_bits(value);
+        self.maybe_flush()
+    }
+
+    fn write_blob(&mut self, value: &[u8]) -> Result<()> {
+        let len = value.len();
+        if len > u32::MAX as usize {
+            return Err(too_long("bin", len));
+        }
+        self.item()?;
+        self.write_len_header(len, 0, 0, [0xc4, 0xc5, 0xc6]);
+        self.buf.extend_from_slice(value);
+        self.maybe_flush()
+    }
+
+    fn write_ext(&mut self, ext: Ext<'_>) -> Result<()> {
+        let len = ext.data.len();
+        if len > u32::MAX as usize {
+            return Err(too_long("ext", len));
+        }
+        self.item()?;
+        #[allow(clippy::cast_sign_loss)]
+        let kind = ext.kind as u8;
+        #[allow(clippy::cast_possible_truncation)]
+        match len {
+            1 => self.buf.extend_from_slice(&[0xd4, kind]),
+            2 => self.buf.extend_from_slice(&[0xd5, kind]),
+            4 => self.buf.extend_from_slice(&[0xd6, kind]),
+            8 => self.buf.extend_from_slice(&[0xd7, kind]),
+            16 => self.buf.extend_from_slice(&[0xd8, kind]),
+            0..=0xff => self.buf.extend_from_slice(&[0xc7, len as u8, kind]),
+            0x100..=0xffff => {
+                self.buf.push(0xc8);
+                self.buf.extend_from_slice(&(len as u16).to_be_bytes());
+                self.buf.push(kind);
+            }
+            _ => {
+                self.buf.push(0xc9);
+                self.buf.extend_from_slice(&(len as u32).to_be_bytes());
+                self.buf.push(kind);
+            }
+        }
+        self.buf.extend_from_slice(ext.data);
+        self.maybe_flush()
+    }
+
+    #[inline]
+    fn write_map_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.open(len, true)
+    }
+
+    #[inline]
+    fn write_map_end(&mut self) -> Result<()> {
+        self.close(true)
+    }
+
+    #[inline]
+    fn write_array_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.open(len, false)
+    }
+
+    #[inline]
+    fn write_array_end(&mut self) -> Result<()> {
+        self.close(false)
+    }
+
+    /// Checks that every container was closed, then writes everything buffered and flushes
+    /// the sink.
+    fn finish(&mut self) -> Result<()> {
+        if let Some(frame) = self.stack.last() {
+            let what = if frame.map { "map" } else { "array" };
+            return Err(structure(format!(
+                "finished with {} container(s) still open (the innermost is a {what})",
+                self.stack.len()
+            )));
+        }
+        self.flush_buffer()?;
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+#[cold]
+fn too_large_integer(value: &dyn std::fmt::Display) -> Error {
+    Error::new(
+        codes::INTEGER_TOO_LARGE,
+        format!("integer {value} is beyond MessagePack's 64-bit integers"),
+    )
+}
