@@ -1,2 +1,37 @@
-//! JSON, relaxed JSON (comments, trailing commas, JSON5) and NDJSON readers and writers for sluice.
+//! JSON, relaxed JSON (comments, trailing commas, JSON5) and NDJSON readers and writers for
+//! sluice.
+//!
+//! - [`JsonReader`] implements [`sluice_core::Reader`] over a slice or string (zero copy) or
+//!   any [`std::io::Read`] (bounded memory), strict RFC 8259 by default, with every
+//!   relaxation a switch of its own in [`JsonOptions`].
+//! - [`JsonWriter`] implements [`sluice_core::Writer`]: condensed or pretty, with scoped
+//!   one-line output inside pretty documents, shortest round-trip floats and exact integers.
+//! - [`NdjsonReader`] and [`NdjsonWriter`]: one record per line, read one by one.
+//!
+//! ```
+//! use sluice_core::pipe;
+//! use sluice_json::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
+//! let text = "{ // settings\n  \"volume\": 11, \"tags\": [\"a\", \"b\",],\n}";
+//! let mut reader = JsonReader::from_str(text).with_options(JsonOptions::relaxed());
+//! let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+//! pipe(&mut reader, &mut writer)?;
+//! assert_eq!(writer.into_string()?, r#"{"volume":11,"tags":["a","b"]}"#);
+//! # Ok::<(), sluice_core::Error>(())
+//! ```
 #![warn(missing_docs)]
+
+mod base64;
+pub mod codes;
+mod input;
+mod keys;
+mod ndjson;
+mod options;
+mod reader;
+mod scan;
+mod writer;
+
+pub use input::{IO_WINDOW, Input, IoInput, Refill, SliceInput};
+pub use ndjson::{NdjsonReader, NdjsonWriter, Record};
+pub use options::{DuplicateKeys, JsonOptions};
+pub use reader::JsonReader;
+pub use writer::{BlobMode, ExtMode, JsonWriter, NonFinite, WriterOptions};

@@ -1,0 +1,193 @@
+//! Where the reader's bytes come from: a slice (all of it at once, zero copy) or any
+//! [`io::Read`] (a window over the stream, refilled as the reader moves on).
+//!
+//! The reader is generic over [`Input`], so the slice path is monomorphized and its
+//! "refill" is a constant "no more data" the optimizer removes, while the streaming path
+//! shares every line of the tokenizer. Positions are relative to the window; the window's
+//! absolute offset turns them into the byte spans errors carry.
+
+use std::io;
+
+use sluice_core::{Error, Result};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The result of asking an [`Input`] for more bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refill {
+    /// How many bytes were dropped from the front of the window; every position the
+    /// caller holds moves down by this much.
+    pub shift: usize,
+    /// Whether new bytes arrived (`false` at the end of the input).
+    pub more: bool,
+}
+
+/// A source of input bytes for [`JsonReader`](crate::JsonReader): [`SliceInput`] or
+/// [`IoInput`]. Sealed; not meant to be implemented outside this crate.
+pub trait Input: sealed::Sealed {
+    /// The bytes available now (the window).
+    fn window(&self) -> &[u8];
+
+    /// Absolute offset of `window()[0]` in the whole input.
+    fn offset(&self) -> usize;
+
+    /// Whether the bytes are known to be UTF-8 already (input given as `&str`).
+    fn known_utf8(&self) -> bool;
+
+    /// Makes more bytes available. Bytes before `keep` may be dropped.
+    ///
+    /// # Errors
+    /// An I/O error from the underlying reader.
+    fn refill(&mut self, keep: usize) -> Result<Refill>;
+}
+
+/// Input from a byte slice or string: the whole document is the window; zero copy.
+#[derive(Debug, Clone, Copy)]
+pub struct SliceInput<'a> {
+    bytes: &'a [u8],
+    utf8: bool,
+}
+
+impl<'a> SliceInput<'a> {
+    /// Bytes that may hold anything (UTF-8 is checked inside strings).
+    #[must_use]
+    pub fn new(bytes: &'a [u8]) -> SliceInput<'a> {
+        SliceInput { bytes, utf8: false }
+    }
+
+    /// Text known to be UTF-8 (strings skip the check).
+    #[must_use]
+    pub fn from_text(text: &'a str) -> SliceInput<'a> {
+        SliceInput {
+            bytes: text.as_bytes(),
+            utf8: true,
+        }
+    }
+}
+
+impl sealed::Sealed for SliceInput<'_> {}
+
+impl Input for SliceInput<'_> {
+    #[inline(always)]
+    fn window(&self) -> &[u8] {
+        self.bytes
+    }
+
+    #[inline(always)]
+    fn offset(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn known_utf8(&self) -> bool {
+        self.utf8
+    }
+
+    #[inline(always)]
+    fn refill(&mut self, _keep: usize) -> Result<Refill> {
+        Ok(Refill {
+            shift: 0,
+            more: false,
+        })
+    }
+}
+
+/// The window size of [`IoInput`]; it grows only while one token is larger than this.
+pub const IO_WINDOW: usize = 64 * 1024;
+
+/// Input from any [`io::Read`], through a window of [`IO_WINDOW`] bytes.
+///
+/// Memory stays bounded by the window plus the largest single token (a string longer than
+/// the window makes it grow to hold that string), whatever the size of the stream.
+#[derive(Debug)]
+pub struct IoInput<R> {
+    reader: R,
+    buf: Vec<u8>,
+    len: usize,
+    offset: usize,
+    eof: bool,
+}
+
+impl<R: io::Read> IoInput<R> {
+    /// Wraps `reader`. Nothing is read until the first token is asked for.
+    pub fn new(reader: R) -> IoInput<R> {
+        IoInput {
+            reader,
+            buf: Vec::new(),
+            len: 0,
+            offset: 0,
+            eof: false,
+        }
+    }
+
+    /// The wrapped reader. Bytes already in the window are lost to it.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    /// The window's capacity now (for tests of the memory bound).
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+}
+
+impl<R> sealed::Sealed for IoInput<R> {}
+
+impl<R: io::Read> Input for IoInput<R> {
+    #[inline(always)]
+    fn window(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    #[inline(always)]
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    #[inline(always)]
+    fn known_utf8(&self) -> bool {
+        false
+    }
+
+    #[cold]
+    fn refill(&mut self, keep: usize) -> Result<Refill> {
+        let mut shift = 0;
+        if self.eof {
+            return Ok(Refill { shift, more: false });
+        }
+        if self.buf.is_empty() {
+            self.buf.resize(IO_WINDOW, 0);
+        }
+        if self.len == self.buf.len() {
+            if keep > 0 {
+                // Drop what the reader no longer needs.
+                self.buf.copy_within(keep..self.len, 0);
+                self.len -= keep;
+                self.offset += keep;
+                shift = keep;
+            }
+            if self.len == self.buf.len() {
+                // One token fills the whole window: let it grow.
+                let bigger = self.buf.len() * 2;
+                self.buf.resize(bigger, 0);
+            }
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.len..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(Refill { shift, more: false });
+                }
+                Ok(n) => {
+                    self.len += n;
+                    return Ok(Refill { shift, more: true });
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(Error::io(err)),
+            }
+        }
+    }
+}

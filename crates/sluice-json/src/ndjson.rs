@@ -1,0 +1,308 @@
+//! NDJSON (newline-delimited JSON, JSON Lines): one JSON value per line.
+//!
+//! [`NdjsonReader`] hands out the records one at a time, each as a [`Record`] that is a
+//! [`Reader`] of its own and says on which line and at which byte it starts. Memory stays
+//! bounded on any stream: only the input window and the open containers of the current
+//! record are held. [`NdjsonWriter`] writes one condensed value per line.
+
+use std::io;
+
+use sluice_core::{Entry, Error, Ext, Number, Reader, Result, Span, Writer};
+
+use crate::input::{Input, IoInput, SliceInput};
+use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
+
+/// Reads NDJSON records one by one.
+///
+/// Records must be separated by a line break (blank lines are skipped); two values on one
+/// line are [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). Inside a record the usual
+/// [`JsonOptions`] apply (strict by default).
+///
+/// ```
+/// use sluice_core::Reader;
+/// use sluice_json::NdjsonReader;
+/// let mut records = NdjsonReader::from_str("{\"id\": 1}\n\n{\"id\": 2}\n");
+/// let mut ids = Vec::new();
+/// while let Some(mut record) = records.next_record()? {
+///     let line = record.line();
+///     record.read_map_root()?;
+///     record.read_name()?;
+///     ids.push((line, record.read_u32()?));
+///     record.read_map_end()?;
+/// }
+/// assert_eq!(ids, [(1, 1), (3, 2)]);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct NdjsonReader<S> {
+    reader: JsonReader<S>,
+    /// Records handed out so far.
+    records: u64,
+}
+
+impl<'a> NdjsonReader<SliceInput<'a>> {
+    /// Records from bytes.
+    #[must_use]
+    pub fn from_slice(bytes: &'a [u8]) -> Self {
+        NdjsonReader::new(SliceInput::new(bytes), JsonOptions::ndjson())
+    }
+
+    /// Records from text.
+    #[must_use]
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &'a str) -> Self {
+        NdjsonReader::new(SliceInput::from_text(text), JsonOptions::ndjson())
+    }
+}
+
+impl<R: io::Read> NdjsonReader<IoInput<R>> {
+    /// Records from any [`io::Read`], with bounded memory.
+    #[must_use]
+    pub fn from_read(reader: R) -> Self {
+        NdjsonReader::new(IoInput::new(reader), JsonOptions::ndjson())
+    }
+}
+
+impl<S: Input> NdjsonReader<S> {
+    /// Records from `input`, each read with `options` (`multiple_values` is implied).
+    pub fn new(input: S, options: JsonOptions) -> Self {
+        let mut reader = JsonReader::new(input, options);
+        reader.set_record_mode();
+        NdjsonReader { reader, records: 0 }
+    }
+
+    /// The next record, or `None` at the end of the input. Whatever the previous record
+    /// left unread is skipped (and checked) first.
+    ///
+    /// # Errors
+    /// A syntax error in the rest of the previous record or between records.
+    pub fn next_record(&mut self) -> Result<Option<Record<'_, S>>> {
+        while self.reader.values_read() < self.records {
+            self.reader.skip()?;
+        }
+        if self.reader.peek()? == Entry::Ended {
+            return Ok(None);
+        }
+        let offset = self.reader.offset();
+        let line = self.reader.line_of(offset);
+        self.records += 1;
+        Ok(Some(Record {
+            number: self.records,
+            line,
+            offset,
+            reader: &mut self.reader,
+        }))
+    }
+
+    /// How many records were handed out.
+    #[must_use]
+    pub fn records_read(&self) -> u64 {
+        self.records
+    }
+}
+
+/// One NDJSON record: a [`Reader`] over one value, that answers [`Entry::Ended`] after it.
+///
+/// Errors from a record's reads carry absolute byte spans (into the whole input) and a note
+/// naming the record and its line.
+#[derive(Debug)]
+pub struct Record<'r, S> {
+    reader: &'r mut JsonReader<S>,
+    number: u64,
+    line: usize,
+    offset: usize,
+}
+
+impl<S: Input> Record<'_, S> {
+    /// 1-based line on which the record starts.
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Absolute byte offset at which the record starts.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// 1-based position of the record in the stream (blank lines do not count).
+    #[must_use]
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+
+    fn done(&self) -> bool {
+        self.reader.values_read() >= self.number
+    }
+
+    #[cold]
+    fn annotate(&self, err: Error) -> Error {
+        err.with_note(format!("in record {} (line {})", self.number, self.line))
+    }
+
+    #[cold]
+    fn ended(&self, what: &str) -> Error {
+        self.annotate(
+            Error::unexpected(what, Entry::Ended).with_span(Span::at(self.reader.offset())),
+        )
+    }
+}
+
+macro_rules! record_read {
+    ($($name:ident -> $ty:ty, $what:expr;)*) => {$(
+        fn $name(&mut self) -> Result<$ty> {
+            if self.done() {
+                return Err(self.ended($what));
+            }
+            match self.reader.$name() {
+                Ok(value) => Ok(value),
+                Err(err) => Err(self.annotate(err)),
+            }
+        }
+    )*};
+}
+
+impl<S: Input> Reader for Record<'_, S> {
+    fn peek(&mut self) -> Result<Entry> {
+        if self.done() {
+            return Ok(Entry::Ended);
+        }
+        self.reader.peek().map_err(|err| self.annotate(err))
+    }
+
+    fn span(&self) -> Span {
+        self.reader.span()
+    }
+
+    fn read_str(&mut self) -> Result<&str> {
+        if self.done() {
+            return Err(self.ended("String"));
+        }
+        let note = format!("in record {} (line {})", self.number, self.line);
+        self.reader.read_str().map_err(|err| err.with_note(note))
+    }
+
+    fn read_name(&mut self) -> Result<&str> {
+        if self.done() {
+            return Err(self.ended("Name"));
+        }
+        let note = format!("in record {} (line {})", self.number, self.line);
+        self.reader.read_name().map_err(|err| err.with_note(note))
+    }
+
+    fn read_number(&mut self) -> Result<Number<'_>> {
+        if self.done() {
+            return Err(self.ended("a number"));
+        }
+        let note = format!("in record {} (line {})", self.number, self.line);
+        self.reader.read_number().map_err(|err| err.with_note(note))
+    }
+
+    record_read! {
+        read_null -> (), "Null";
+        read_bool -> bool, "Bool";
+        read_map_root -> Option<usize>, "MapRoot";
+        read_map_end -> (), "MapEnd";
+        read_array_root -> Option<usize>, "ArrayRoot";
+        read_array_end -> (), "ArrayEnd";
+        skip -> (), "a value";
+    }
+}
+
+/// Writes NDJSON: each root value condensed on one line, ended by `\n` as soon as the
+/// value is complete (so a consumer of a live stream sees whole lines).
+///
+/// ```
+/// use sluice_core::Writer;
+/// use sluice_json::NdjsonWriter;
+/// let mut writer = NdjsonWriter::new(Vec::new());
+/// for id in [1, 2] {
+///     writer.write_map_root(None)?;
+///     writer.write_name("id")?;
+///     writer.write_u64(id)?;
+///     writer.write_map_end()?;
+/// }
+/// let out = writer.into_inner()?;
+/// assert_eq!(out, b"{\"id\":1}\n{\"id\":2}\n");
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct NdjsonWriter<W: io::Write> {
+    writer: JsonWriter<W>,
+}
+
+impl<W: io::Write> NdjsonWriter<W> {
+    /// A writer with the default conversions (see [`with_options`](NdjsonWriter::with_options)).
+    pub fn new(sink: W) -> Self {
+        NdjsonWriter::with_options(sink, WriterOptions::condensed())
+    }
+
+    /// A writer with `options` for conversions (escaping, non-finite numbers, blobs, ext);
+    /// the layout is always condensed with one value per line.
+    pub fn with_options(sink: W, options: WriterOptions) -> Self {
+        let options = WriterOptions {
+            pretty: false,
+            multiple_values: true,
+            final_newline: false,
+            newline: "\n".to_owned(),
+            ..options
+        };
+        let mut writer = JsonWriter::new(sink, options);
+        writer.set_line_per_value();
+        NdjsonWriter { writer }
+    }
+
+    /// How many records were written.
+    #[must_use]
+    pub fn records_written(&self) -> usize {
+        self.writer.values_written()
+    }
+
+    /// Flushes and returns the sink, after checking that the last record is complete.
+    ///
+    /// # Errors
+    /// As [`Writer::finish`].
+    pub fn into_inner(self) -> Result<W> {
+        self.writer.into_inner()
+    }
+}
+
+impl<W: io::Write> Writer for NdjsonWriter<W> {
+    fn write_null(&mut self) -> Result<()> {
+        self.writer.write_null()
+    }
+    fn write_bool(&mut self, value: bool) -> Result<()> {
+        self.writer.write_bool(value)
+    }
+    fn write_str(&mut self, value: &str) -> Result<()> {
+        self.writer.write_str(value)
+    }
+    fn write_name(&mut self, name: &str) -> Result<()> {
+        self.writer.write_name(name)
+    }
+    fn write_number(&mut self, number: Number<'_>) -> Result<()> {
+        self.writer.write_number(number)
+    }
+    fn write_blob(&mut self, value: &[u8]) -> Result<()> {
+        self.writer.write_blob(value)
+    }
+    fn write_ext(&mut self, ext: Ext<'_>) -> Result<()> {
+        self.writer.write_ext(ext)
+    }
+    fn write_map_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.writer.write_map_root(len)
+    }
+    fn write_map_end(&mut self) -> Result<()> {
+        self.writer.write_map_end()
+    }
+    fn write_array_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.writer.write_array_root(len)
+    }
+    fn write_array_end(&mut self) -> Result<()> {
+        self.writer.write_array_end()
+    }
+    fn finish(&mut self) -> Result<()> {
+        self.writer.finish()
+    }
+}

@@ -1,0 +1,148 @@
+//! [`JsonOptions`]: what the reader accepts.
+//!
+//! A plain struct: every relaxation is a switch of its own, and the presets are just
+//! starting points (`JsonOptions { comments: true, ..JsonOptions::strict() }`).
+
+/// What to do when an object holds the same key twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DuplicateKeys {
+    /// Report [`DUPLICATE_KEY`](crate::codes::DUPLICATE_KEY) at the second occurrence.
+    ///
+    /// The reader keeps a small per-object set of the keys seen so far (cleared when the
+    /// object closes), so this costs a hash and a short copy per key.
+    #[default]
+    Error,
+    /// Accept duplicates; the last one wins.
+    ///
+    /// A streaming reader cannot take back a value it already handed out, so "last wins"
+    /// means: every occurrence is passed on, in order, and a consumer that stores keys by
+    /// insertion (a [`Value`](sluice_core::Value) map set with `insert`, a struct field
+    /// written twice) ends up with the last one. The reader tracks nothing for it, so this
+    /// is also the fastest setting.
+    LastWins,
+}
+
+/// The reader's options. [`JsonOptions::default()`] is [`JsonOptions::strict()`].
+///
+/// | switch | strict | relaxed | ndjson | json5 |
+/// |---|---|---|---|---|
+/// | `comments` (`//`, `/* */`) | no | yes | no | yes |
+/// | `trailing_commas` | no | yes | no | yes |
+/// | `multiple_values` | no | no | yes | no |
+/// | `scalar_root` | yes | yes | yes | yes |
+/// | `unquoted_keys` | no | no | no | yes |
+/// | `single_quotes` | no | no | no | yes |
+/// | `json5_numbers` | no | no | no | yes |
+/// | `json5_escapes` | no | no | no | yes |
+/// | `json5_whitespace` | no | no | no | yes |
+/// | `max_depth` | 128 | 128 | 128 | 128 |
+/// | `duplicate_keys` | `Error` | `Error` | `Error` | `Error` |
+///
+/// ```
+/// use sluice_json::{JsonOptions, JsonReader};
+/// use sluice_core::Reader;
+/// let options = JsonOptions { comments: true, ..JsonOptions::strict() };
+/// let mut reader = JsonReader::from_str("// answer\n42").with_options(options);
+/// assert_eq!(reader.read_u8()?, 42);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonOptions {
+    /// `// line` and `/* block */` comments wherever whitespace may stand.
+    pub comments: bool,
+    /// A `,` after the last item of an array or object (`[1, 2,]`).
+    pub trailing_commas: bool,
+    /// Several values at the root, separated by whitespace (concatenated JSON; NDJSON).
+    pub multiple_values: bool,
+    /// Any value at the root (RFC 8259). When off, the root must be an object or an array
+    /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
+    pub scalar_root: bool,
+    /// JSON5 identifier keys (`{name: 1}`): ASCII letters, digits, `_`, `$` and non-ASCII
+    /// letters, not starting with a digit. Escapes inside identifiers are not supported.
+    pub unquoted_keys: bool,
+    /// JSON5 single-quoted strings and keys (`'it''s'` is not an escape; use `'it\'s'`).
+    pub single_quotes: bool,
+    /// JSON5 numbers: hexadecimal integers (`0x1F`), a leading `+`, a leading or trailing
+    /// decimal point (`.5`, `5.`), `Infinity`, `-Infinity` and `NaN`. The reader hands them
+    /// out as typed numbers or as normalized JSON number text, never as JSON5 text.
+    pub json5_numbers: bool,
+    /// JSON5 string escapes: escaped line breaks (a `\` before a line break continues the
+    /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself.
+    pub json5_escapes: bool,
+    /// JSON5 whitespace beyond JSON's: vertical tab, form feed, U+00A0, U+FEFF, U+2028,
+    /// U+2029.
+    pub json5_whitespace: bool,
+    /// Deepest nesting of arrays and objects; one more is
+    /// [`DEPTH_EXCEEDED`](crate::codes::DEPTH_EXCEEDED). The reader is iterative, so any
+    /// limit is safe; it only bounds memory.
+    pub max_depth: usize,
+    /// What to do with a key seen twice in one object.
+    pub duplicate_keys: DuplicateKeys,
+}
+
+impl JsonOptions {
+    /// RFC 8259 exactly (the default): one value of any kind at the root, nothing else.
+    ///
+    /// One choice goes beyond the RFC: duplicate keys are an error by default
+    /// ([`DuplicateKeys::Error`]). RFC 8259 only says names SHOULD be unique; set
+    /// [`DuplicateKeys::LastWins`] to accept every document the RFC accepts.
+    #[must_use]
+    pub const fn strict() -> JsonOptions {
+        JsonOptions {
+            comments: false,
+            trailing_commas: false,
+            multiple_values: false,
+            scalar_root: true,
+            unquoted_keys: false,
+            single_quotes: false,
+            json5_numbers: false,
+            json5_escapes: false,
+            json5_whitespace: false,
+            max_depth: 128,
+            duplicate_keys: DuplicateKeys::Error,
+        }
+    }
+
+    /// What people write in config files: comments and trailing commas, any root value.
+    #[must_use]
+    pub const fn relaxed() -> JsonOptions {
+        JsonOptions {
+            comments: true,
+            trailing_commas: true,
+            ..JsonOptions::strict()
+        }
+    }
+
+    /// Several values at the root, one after the other (NDJSON, JSON Lines, concatenated
+    /// JSON). [`NdjsonReader`](crate::NdjsonReader) also requires a line break between
+    /// records; a plain [`JsonReader`](crate::JsonReader) with this preset accepts any
+    /// whitespace between values.
+    #[must_use]
+    pub const fn ndjson() -> JsonOptions {
+        JsonOptions {
+            multiple_values: true,
+            ..JsonOptions::strict()
+        }
+    }
+
+    /// JSON5: every JSON5 switch, comments and trailing commas.
+    #[must_use]
+    pub const fn json5() -> JsonOptions {
+        JsonOptions {
+            comments: true,
+            trailing_commas: true,
+            unquoted_keys: true,
+            single_quotes: true,
+            json5_numbers: true,
+            json5_escapes: true,
+            json5_whitespace: true,
+            ..JsonOptions::strict()
+        }
+    }
+}
+
+impl Default for JsonOptions {
+    fn default() -> JsonOptions {
+        JsonOptions::strict()
+    }
+}

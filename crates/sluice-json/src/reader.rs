@@ -1,0 +1,1458 @@
+//! [`JsonReader`]: a pull tokenizer for JSON and its relaxed forms.
+//!
+//! The reader is a small state machine, not a recursive descent: nesting lives in a stack
+//! of frames, so `max_depth` only bounds memory and a hostile `[[[[...` can never overflow
+//! the call stack. `peek` lexes the next token and keeps it pending (so `peek` can be called
+//! again at no cost); a `read_*` hands the pending token out and moves the state on.
+//!
+//! Nothing counts lines while reading: spans are byte offsets, and the error renderer turns
+//! them into line:column only when an error is shown. The data path of an error (`$.a[3].b`)
+//! is likewise built only when the error happens.
+
+use std::io;
+
+use sluice_core::{Entry, Error, ErrorCode, Number, NumberHint, Path, Reader, Result, Span};
+
+use crate::codes;
+use crate::input::{Input, IoInput, SliceInput};
+use crate::keys::KeyTracker;
+use crate::options::{DuplicateKeys, JsonOptions};
+use crate::scan::{self, NumberScan};
+
+/// What the reader expects at its position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before the first root value.
+    Start,
+    /// After a root value: the end, or (with `multiple_values`) another value.
+    AfterRoot,
+    /// After `[`: a value or `]`.
+    ArrayFirst,
+    /// After an array item: `,` or `]`.
+    ArrayNext,
+    /// After `,` in an array: a value (or `]` with trailing commas).
+    ArrayAfterComma,
+    /// After `{`: a key or `}`.
+    ObjectFirst,
+    /// After an object value: `,` or `}`.
+    ObjectNext,
+    /// After `,` in an object: a key (or `}` with trailing commas).
+    ObjectAfterComma,
+    /// After a key: `:`.
+    ObjectColon,
+    /// After `:`: a value.
+    ObjectValue,
+}
+
+/// Where the payload of the pending token lives. Offsets are relative to the token start.
+#[derive(Debug, Clone, Copy)]
+enum Payload {
+    None,
+    Bool(bool),
+    /// String content borrowed from the input, between these offsets.
+    Borrowed(usize, usize),
+    /// String content decoded into the scratch buffer.
+    Scratch,
+    /// Number text borrowed from the input, between these offsets.
+    Text(usize, usize, NumberHint),
+    /// Normalized number text in the scratch buffer (JSON5 `.5` becomes `0.5`).
+    ScratchText(NumberHint),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    entry: Entry,
+    /// Length of the token in bytes, from the reader's position.
+    len: usize,
+    payload: Payload,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    object: bool,
+    /// Items completed so far (for the error path of arrays).
+    items: usize,
+}
+
+/// Counts line breaks before a position, lazily, for NDJSON record line numbers.
+#[derive(Debug, Default, Clone, Copy)]
+struct LineCounter {
+    enabled: bool,
+    /// Absolute offset up to which line breaks were counted.
+    counted_to: usize,
+    /// Line breaks before `counted_to`.
+    breaks: usize,
+}
+
+/// A streaming JSON reader implementing [`Reader`].
+///
+/// Build it from a slice or string (zero copy: strings without escapes are borrowed from
+/// the input) or from any [`io::Read`] (a bounded window, refilled as needed). Both produce
+/// the same tokens, spans and errors. Options choose strict RFC 8259 (the default) or any
+/// mix of relaxations; see [`JsonOptions`].
+///
+/// ```
+/// use sluice_core::{Entry, Reader};
+/// use sluice_json::JsonReader;
+/// let mut reader = JsonReader::from_str(r#"{"name": "sluice", "stars": [5, 4.5]}"#);
+/// reader.read_map_root()?;
+/// assert_eq!(reader.read_name()?, "name");
+/// assert_eq!(reader.read_str()?, "sluice");
+/// assert_eq!(reader.read_name()?, "stars");
+/// reader.read_array_root()?;
+/// assert_eq!(reader.read_u8()?, 5);
+/// assert_eq!(reader.read_f64()?, 4.5);
+/// reader.read_array_end()?;
+/// reader.read_map_end()?;
+/// assert_eq!(reader.peek()?, Entry::Ended);
+/// reader.finish()?;
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+///
+/// Errors carry a [`codes`](crate::codes) code, the byte span of the offending token and the
+/// data path:
+///
+/// ```
+/// use sluice_core::{Reader, Span};
+/// use sluice_json::{codes, JsonReader};
+/// let mut reader = JsonReader::from_str(r#"{"a": [1 2]}"#);
+/// let err = sluice_core::Token::read_all(&mut reader).unwrap_err();
+/// assert_eq!(err.code(), codes::EXPECT_COMMA);
+/// assert_eq!(err.span(), Some(Span::new(9, 10)));
+/// assert_eq!(err.path().unwrap().to_string(), "$.a[1]");
+/// ```
+#[derive(Debug)]
+pub struct JsonReader<S> {
+    input: S,
+    options: JsonOptions,
+    /// Position (in the input window) of the next unread byte.
+    pos: usize,
+    state: State,
+    frames: Vec<Frame>,
+    pending: Option<Pending>,
+    scratch: String,
+    span: Span,
+    keys: KeyTracker,
+    /// Root values read completely.
+    values: u64,
+    /// NDJSON: a line break must separate root values.
+    records: bool,
+    lines: LineCounter,
+    bom_checked: bool,
+}
+
+impl<'a> JsonReader<SliceInput<'a>> {
+    /// A strict reader over bytes (UTF-8 is checked inside strings).
+    #[must_use]
+    pub fn from_slice(bytes: &'a [u8]) -> Self {
+        JsonReader::new(SliceInput::new(bytes), JsonOptions::strict())
+    }
+
+    /// A strict reader over text.
+    #[must_use]
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &'a str) -> Self {
+        JsonReader::new(SliceInput::from_text(text), JsonOptions::strict())
+    }
+}
+
+impl<R: io::Read> JsonReader<IoInput<R>> {
+    /// A strict reader over any [`io::Read`]. No need to wrap it in a `BufReader`: the
+    /// reader buffers itself.
+    #[must_use]
+    pub fn from_read(reader: R) -> Self {
+        JsonReader::new(IoInput::new(reader), JsonOptions::strict())
+    }
+}
+
+fn utf8_char_len(first: u8) -> usize {
+    match first {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+fn hex_digit(byte: u8) -> Option<u32> {
+    (byte as char).to_digit(16)
+}
+
+fn hex4(bytes: &[u8]) -> Option<u32> {
+    if bytes.len() < 4 {
+        return None;
+    }
+    bytes[..4]
+        .iter()
+        .try_fold(0u32, |acc, &b| Some(acc * 16 + hex_digit(b)?))
+}
+
+fn is_ident_start(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' || byte >= 0x80
+}
+
+impl<S: Input> JsonReader<S> {
+    /// A reader over `input` with `options`.
+    pub fn new(input: S, options: JsonOptions) -> Self {
+        JsonReader {
+            input,
+            options,
+            pos: 0,
+            state: State::Start,
+            frames: Vec::new(),
+            pending: None,
+            scratch: String::new(),
+            span: Span::default(),
+            keys: KeyTracker::default(),
+            values: 0,
+            records: false,
+            lines: LineCounter::default(),
+            bom_checked: false,
+        }
+    }
+
+    /// Replaces the options; meant to be chained right after construction.
+    #[must_use]
+    pub fn with_options(mut self, options: JsonOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The options in use.
+    #[must_use]
+    pub fn options(&self) -> &JsonOptions {
+        &self.options
+    }
+
+    /// Absolute byte offset of the next unread byte.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.input.offset() + self.pos
+    }
+
+    /// How many arrays and objects are open.
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// How many root values were read completely.
+    #[must_use]
+    pub fn values_read(&self) -> u64 {
+        self.values
+    }
+
+    /// The input, for example to recover an [`io::Read`].
+    pub fn into_input(self) -> S {
+        self.input
+    }
+
+    /// Checks that the document is complete and nothing but whitespace (and comments, when
+    /// allowed) follows it.
+    ///
+    /// # Errors
+    /// [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN) when something follows the last value
+    /// or tokens were left unread, or any syntax error met while looking.
+    pub fn finish(&mut self) -> Result<()> {
+        match self.peek()? {
+            Entry::Ended => Ok(()),
+            entry => {
+                let start = self.pos;
+                let len = self.pending.map_or(1, |p| p.len.max(1));
+                Err(self.decorate(self.error_at(
+                    codes::TRAILING_TOKEN,
+                    format!("finish() called with {entry} still unread"),
+                    start,
+                    start + len,
+                )))
+            }
+        }
+    }
+
+    // ----- NDJSON support -------------------------------------------------------------
+
+    /// Record mode for [`NdjsonReader`](crate::NdjsonReader): root values must be separated
+    /// by a line break, and line breaks are counted for record line numbers.
+    pub(crate) fn set_record_mode(&mut self) {
+        self.options.multiple_values = true;
+        self.records = true;
+        self.lines.enabled = true;
+    }
+
+    /// 1-based line number of absolute offset `at`, which must not be before any offset
+    /// asked for earlier and must be inside the window.
+    pub(crate) fn line_of(&mut self, at: usize) -> usize {
+        self.count_lines_to(at);
+        self.lines.breaks + 1
+    }
+
+    fn count_lines_to(&mut self, at: usize) {
+        if !self.lines.enabled || at <= self.lines.counted_to {
+            return;
+        }
+        let offset = self.input.offset();
+        let window = self.input.window();
+        let from = self
+            .lines
+            .counted_to
+            .saturating_sub(offset)
+            .min(window.len());
+        let to = (at - offset).min(window.len());
+        self.lines.breaks += memchr::memchr_iter(b'\n', &window[from..to]).count();
+        self.lines.counted_to = offset + to;
+    }
+
+    // ----- errors -----------------------------------------------------------------------
+
+    #[cold]
+    fn error_at(
+        &self,
+        code: ErrorCode,
+        message: impl Into<String>,
+        start: usize,
+        end: usize,
+    ) -> Error {
+        let offset = self.input.offset();
+        Error::new(code, message).with_span(Span::new(offset + start, offset + end))
+    }
+
+    /// Adds the data path to an error; runs only when an error happens.
+    #[cold]
+    fn decorate(&self, mut err: Error) -> Error {
+        if err.path().is_none() {
+            err = err.with_path(self.path());
+        }
+        err
+    }
+
+    /// The data path of the current position, such as `$.a[3].b`.
+    #[must_use]
+    pub fn path(&self) -> Path {
+        let mut path = Path::root();
+        let mut object = 0;
+        for (depth, frame) in self.frames.iter().enumerate() {
+            let innermost = depth + 1 == self.frames.len();
+            if frame.object {
+                let has_key = !innermost
+                    || matches!(
+                        self.state,
+                        State::ObjectColon | State::ObjectValue | State::ObjectNext
+                    );
+                if has_key && let Some(key) = self.keys.current_key(object) {
+                    path.push_key(key);
+                }
+                object += 1;
+            } else {
+                path.push_index(frame.items);
+            }
+        }
+        path
+    }
+
+    /// Describes the token at the reader's position for messages, and its length. Loads
+    /// the whole token first, so both input paths describe it the same way.
+    #[cold]
+    fn describe_next(&mut self) -> (String, usize) {
+        let word = self.word_extent(0).unwrap_or(0);
+        let _ = self.ensure(0, 4);
+        let rest = self.rest();
+        let Some(&byte) = rest.first() else {
+            return ("the end of the input".to_owned(), 0);
+        };
+        if word > 1 {
+            let text = String::from_utf8_lossy(&rest[..word.min(40)]);
+            return (format!("`{text}`"), word);
+        }
+        let len = utf8_char_len(byte).min(rest.len());
+        match std::str::from_utf8(&rest[..len]) {
+            Ok(text) => (format!("`{}`", text.escape_debug()), len),
+            Err(_) => (format!("byte 0x{byte:02X}"), 1),
+        }
+    }
+
+    #[cold]
+    fn unexpected_here(&mut self, code: ErrorCode, expected: &str) -> Error {
+        let (found, len) = self.describe_next();
+        let code = if len == 0 {
+            codes::UNEXPECTED_EOF
+        } else {
+            code
+        };
+        self.error_at(
+            code,
+            format!("expected {expected}, found {found}"),
+            self.pos,
+            self.pos + len,
+        )
+    }
+
+    // ----- input window -----------------------------------------------------------------
+
+    /// Makes `len` bytes from `self.pos + at` available if the input has them; bytes before
+    /// `self.pos` may be dropped (offsets relative to `pos` stay valid).
+    #[inline(always)]
+    fn ensure(&mut self, at: usize, len: usize) -> Result<bool> {
+        if self.pos + at + len <= self.input.window().len() {
+            return Ok(true);
+        }
+        self.ensure_slow(at, len)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ensure_slow(&mut self, at: usize, len: usize) -> Result<bool> {
+        loop {
+            if self.lines.enabled {
+                let keep = self.input.offset() + self.pos;
+                self.count_lines_to(keep);
+            }
+            let refill = self.input.refill(self.pos)?;
+            self.pos -= refill.shift;
+            if self.pos + at + len <= self.input.window().len() {
+                return Ok(true);
+            }
+            if !refill.more {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The bytes from the reader's position to the end of the window.
+    #[inline(always)]
+    fn rest(&self) -> &[u8] {
+        &self.input.window()[self.pos..]
+    }
+
+    // ----- whitespace and comments ----------------------------------------------------------
+
+    /// Skips whitespace (and comments when allowed), leaving `pos` at the next byte, which
+    /// is returned (`None` at the end of the input).
+    #[inline(always)]
+    fn skip_whitespace(&mut self) -> Result<Option<u8>> {
+        let window = self.input.window();
+        let mut at = self.pos;
+        while let Some(&byte) = window.get(at) {
+            match byte {
+                b' ' | b'\n' | b'\r' | b'\t' => at += 1,
+                b'/' | 0x0b | 0x0c | 0x80.. => break,
+                _ => {
+                    self.pos = at;
+                    return Ok(Some(byte));
+                }
+            }
+        }
+        self.pos = at;
+        self.skip_whitespace_slow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn skip_whitespace_slow(&mut self) -> Result<Option<u8>> {
+        loop {
+            if !self.ensure(0, 1)? {
+                return Ok(None);
+            }
+            let byte = self.rest()[0];
+            match byte {
+                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
+                b'/' if self.options.comments => {
+                    if !self.skip_comment()? {
+                        return Ok(Some(byte));
+                    }
+                }
+                0x0b | 0x0c if self.options.json5_whitespace => self.pos += 1,
+                0xC2 | 0xE2 | 0xEF if self.options.json5_whitespace => {
+                    self.ensure(0, 3)?;
+                    let rest = self.rest();
+                    let len = match rest {
+                        [0xC2, 0xA0, ..] => 2,
+                        [0xE2, 0x80, 0xA8 | 0xA9, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+                        _ => return Ok(Some(byte)),
+                    };
+                    self.pos += len;
+                }
+                _ => return Ok(Some(byte)),
+            }
+        }
+    }
+
+    /// Skips a comment at `pos` (which holds `/`); `false` if it is not a comment.
+    fn skip_comment(&mut self) -> Result<bool> {
+        self.ensure(0, 2)?;
+        let start = self.input.offset() + self.pos;
+        match self.rest().get(1) {
+            Some(b'/') => {
+                self.pos += 2;
+                loop {
+                    let rest = self.rest();
+                    if let Some(at) = memchr::memchr2(b'\n', b'\r', rest) {
+                        self.pos += at;
+                        return Ok(true);
+                    }
+                    self.pos += rest.len();
+                    if !self.ensure(0, 1)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            Some(b'*') => {
+                self.pos += 2;
+                loop {
+                    let rest = self.rest();
+                    if let Some(at) = memchr::memmem::find(rest, b"*/") {
+                        self.pos += at + 2;
+                        return Ok(true);
+                    }
+                    // Keep a trailing `*` in case the `/` comes with the next read.
+                    self.pos += rest.len().saturating_sub(1);
+                    if !self.ensure(0, 2)? {
+                        let end = self.input.offset() + self.input.window().len();
+                        return Err(
+                            Error::new(codes::UNCLOSED_COMMENT, "comment is never closed")
+                                .with_span(Span::new(start, end)),
+                        );
+                    }
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Between NDJSON records: whitespace that must include a line break before the next
+    /// record. Returns the next byte and whether a line break was seen.
+    fn skip_record_separator(&mut self) -> Result<(Option<u8>, bool)> {
+        let mut line_break = false;
+        loop {
+            if !self.ensure(0, 1)? {
+                return Ok((None, line_break));
+            }
+            let byte = self.rest()[0];
+            match byte {
+                b'\n' => {
+                    line_break = true;
+                    self.pos += 1;
+                }
+                b' ' | b'\r' | b'\t' => self.pos += 1,
+                b'/' if self.options.comments => {
+                    if !self.skip_comment()? {
+                        return Ok((Some(byte), line_break));
+                    }
+                }
+                _ => return Ok((Some(byte), line_break)),
+            }
+        }
+    }
+
+    // ----- the state machine --------------------------------------------------------------
+
+    /// Lexes the next token into `pending`.
+    fn advance(&mut self) -> Result<Entry> {
+        if !self.bom_checked {
+            self.bom_checked = true;
+            if self.input.offset() == 0 && self.pos == 0 {
+                self.ensure(0, 3)?;
+                if self.rest().starts_with(b"\xEF\xBB\xBF") {
+                    self.pos = 3;
+                }
+            }
+        }
+        loop {
+            if self.state == State::AfterRoot && self.records {
+                let (next, line_break) = self.skip_record_separator()?;
+                return match next {
+                    None => Ok(self.set_pending(Entry::Ended, 0, Payload::None)),
+                    Some(_) if !line_break => {
+                        Err(self
+                            .unexpected_here(codes::TRAILING_TOKEN, "a line break between records"))
+                    }
+                    Some(byte) => self.lex_value(byte),
+                };
+            }
+            let next = self.skip_whitespace()?;
+            let Some(byte) = next else {
+                return match self.state {
+                    State::AfterRoot => Ok(self.set_pending(Entry::Ended, 0, Payload::None)),
+                    State::Start if self.options.multiple_values => {
+                        Ok(self.set_pending(Entry::Ended, 0, Payload::None))
+                    }
+                    _ => Err(self.eof_error()),
+                };
+            };
+            match self.state {
+                State::AfterRoot => {
+                    if self.options.multiple_values {
+                        return self.lex_value(byte);
+                    }
+                    return Err(self.unexpected_here(
+                        codes::TRAILING_TOKEN,
+                        "the end of the input after the root value",
+                    ));
+                }
+                State::ArrayFirst => {
+                    if byte == b']' {
+                        return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+                    }
+                    return self.lex_value(byte);
+                }
+                State::ArrayNext => match byte {
+                    b',' => {
+                        self.pos += 1;
+                        self.state = State::ArrayAfterComma;
+                    }
+                    b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
+                    _ => {
+                        return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
+                    }
+                },
+                State::ArrayAfterComma => {
+                    if byte == b']' && self.options.trailing_commas {
+                        return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+                    }
+                    return self.lex_value(byte);
+                }
+                State::ObjectFirst => {
+                    if byte == b'}' {
+                        return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                    }
+                    return self.lex_key(byte);
+                }
+                State::ObjectNext => match byte {
+                    b',' => {
+                        self.pos += 1;
+                        self.state = State::ObjectAfterComma;
+                    }
+                    b'}' => return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None)),
+                    _ => {
+                        return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
+                    }
+                },
+                State::ObjectAfterComma => {
+                    if byte == b'}' && self.options.trailing_commas {
+                        return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                    }
+                    return self.lex_key(byte);
+                }
+                State::ObjectColon => {
+                    if byte != b':' {
+                        return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
+                    }
+                    self.pos += 1;
+                    self.state = State::ObjectValue;
+                }
+                State::Start | State::ObjectValue => return self.lex_value(byte),
+            }
+        }
+    }
+
+    #[cold]
+    fn eof_error(&self) -> Error {
+        let what = match self.state {
+            State::Start => "a value, found an empty input",
+            State::ArrayFirst | State::ArrayNext => "`]` to close the array",
+            State::ObjectFirst | State::ObjectNext | State::ObjectAfterComma => {
+                "`}` to close the object"
+            }
+            State::ObjectColon => "`:` after the key",
+            _ => "a value",
+        };
+        self.error_at(
+            codes::UNEXPECTED_EOF,
+            format!("unexpected end of input: expected {what}"),
+            self.pos,
+            self.pos,
+        )
+    }
+
+    #[inline(always)]
+    fn set_pending(&mut self, entry: Entry, len: usize, payload: Payload) -> Entry {
+        self.pending = Some(Pending {
+            entry,
+            len,
+            payload,
+        });
+        entry
+    }
+
+    /// Lexes a value starting with `byte` at `pos`.
+    #[inline]
+    fn lex_value(&mut self, byte: u8) -> Result<Entry> {
+        let at_root = self.frames.is_empty();
+        match byte {
+            b'"' => {
+                if at_root && !self.options.scalar_root {
+                    return Err(self.scalar_root_error());
+                }
+                let (payload, len) = self.lex_string(b'"')?;
+                Ok(self.set_pending(Entry::String, len, payload))
+            }
+            b'{' | b'[' => {
+                if self.frames.len() >= self.options.max_depth {
+                    return Err(self.error_at(
+                        codes::DEPTH_EXCEEDED,
+                        format!(
+                            "nesting deeper than the limit of {}",
+                            self.options.max_depth
+                        ),
+                        self.pos,
+                        self.pos + 1,
+                    ));
+                }
+                let entry = if byte == b'{' {
+                    Entry::MapRoot
+                } else {
+                    Entry::ArrayRoot
+                };
+                Ok(self.set_pending(entry, 1, Payload::None))
+            }
+            _ if at_root && !self.options.scalar_root => {
+                if matches!(byte, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
+                    Err(self.scalar_root_error())
+                } else {
+                    Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"))
+                }
+            }
+            b'-' | b'0'..=b'9' => self.lex_number(),
+            b't' | b'f' | b'n' => self.lex_literal(),
+            b'\'' if self.options.single_quotes => {
+                let (payload, len) = self.lex_string(b'\'')?;
+                Ok(self.set_pending(Entry::String, len, payload))
+            }
+            b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
+            _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
+        }
+    }
+
+    #[cold]
+    fn scalar_root_error(&mut self) -> Error {
+        let (found, len) = self.describe_next();
+        self.error_at(
+            codes::SCALAR_ROOT,
+            format!("expected an object or array at the root, found {found}"),
+            self.pos,
+            self.pos + len.max(1),
+        )
+    }
+
+    /// Lexes a key starting with `byte` at `pos`.
+    #[inline]
+    fn lex_key(&mut self, byte: u8) -> Result<Entry> {
+        match byte {
+            b'"' => {
+                let (payload, len) = self.lex_string(b'"')?;
+                Ok(self.set_pending(Entry::Name, len, payload))
+            }
+            b'\'' if self.options.single_quotes => {
+                let (payload, len) = self.lex_string(b'\'')?;
+                Ok(self.set_pending(Entry::Name, len, payload))
+            }
+            _ if self.options.unquoted_keys && is_ident_start(byte) => self.lex_identifier(),
+            _ => Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")),
+        }
+    }
+
+    /// Lexes `true`, `false` or `null` (and JSON5 words handled by the number lexer).
+    fn lex_literal(&mut self) -> Result<Entry> {
+        let len = self.word_extent(0)?;
+        let rest = self.rest();
+        let (entry, payload) = match &rest[..len] {
+            b"true" => (Entry::Bool, Payload::Bool(true)),
+            b"false" => (Entry::Bool, Payload::Bool(false)),
+            b"null" => (Entry::Null, Payload::None),
+            _ => {
+                return Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"));
+            }
+        };
+        Ok(self.set_pending(entry, len, payload))
+    }
+
+    /// Length of the run of word bytes at `pos + from`, loading more input as needed.
+    fn word_extent(&mut self, from: usize) -> Result<usize> {
+        let mut at = from;
+        loop {
+            let rest = self.rest();
+            while at < rest.len() && scan::is_word_byte(rest[at]) {
+                at += 1;
+            }
+            if at < rest.len() || !self.ensure(at, 1)? {
+                return Ok(at);
+            }
+        }
+    }
+
+    /// Lexes a JSON5 identifier key.
+    fn lex_identifier(&mut self) -> Result<Entry> {
+        let mut at = 0;
+        loop {
+            if !self.ensure(at, 1)? {
+                break;
+            }
+            let rest = self.rest();
+            let byte = rest[at];
+            if byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' {
+                if at == 0 && byte.is_ascii_digit() {
+                    break;
+                }
+                at += 1;
+                continue;
+            }
+            if byte < 0x80 {
+                break;
+            }
+            let len = utf8_char_len(byte);
+            self.ensure(at, len)?;
+            let rest = self.rest();
+            let end = (at + len).min(rest.len());
+            match std::str::from_utf8(&rest[at..end])
+                .ok()
+                .and_then(|s| s.chars().next())
+            {
+                Some(c) if c.is_alphanumeric() => at = end,
+                _ => break,
+            }
+        }
+        if at == 0 {
+            return Err(self.unexpected_here(codes::EXPECT_KEY, "a key"));
+        }
+        Ok(self.set_pending(Entry::Name, at, Payload::Borrowed(0, at)))
+    }
+
+    /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
+    #[inline]
+    fn lex_number(&mut self) -> Result<Entry> {
+        if self.options.json5_numbers {
+            return self.lex_json5_number();
+        }
+        loop {
+            let rest = self.rest();
+            match scan::scan_number(rest, false) {
+                NumberScan::Valid { len, hint } => {
+                    return Ok(self.set_pending(
+                        Entry::Number(hint),
+                        len,
+                        Payload::Text(0, len, hint),
+                    ));
+                }
+                NumberScan::Invalid { len } => return Err(self.invalid_number(len)),
+                NumberScan::NeedMore => {
+                    let have = rest.len();
+                    if !self.ensure(have, 1)? {
+                        match scan::scan_number(self.rest(), true) {
+                            NumberScan::Valid { len, hint } => {
+                                return Ok(self.set_pending(
+                                    Entry::Number(hint),
+                                    len,
+                                    Payload::Text(0, len, hint),
+                                ));
+                            }
+                            NumberScan::Invalid { len } => {
+                                return Err(self.invalid_number(len));
+                            }
+                            NumberScan::NeedMore => return Err(self.invalid_number(have)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[cold]
+    fn invalid_number(&self, len: usize) -> Error {
+        let text = String::from_utf8_lossy(&self.rest()[..len.min(self.rest().len())]).into_owned();
+        self.error_at(
+            codes::INVALID_NUMBER,
+            format!("invalid number `{text}`"),
+            self.pos,
+            self.pos + len.max(1),
+        )
+    }
+
+    /// JSON5 numbers: converted to typed numbers or normalized JSON text.
+    fn lex_json5_number(&mut self) -> Result<Entry> {
+        let len = self.word_extent(0)?;
+        let text = &self.rest()[..len];
+        let (negative, body) = match text.first() {
+            Some(b'-') => (true, &text[1..]),
+            Some(b'+') => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let sign_len = text.len() - body.len();
+        let signed = |v: f64| if negative { -v } else { v };
+        match body {
+            b"Infinity" => {
+                let value = signed(f64::INFINITY);
+                return Ok(self.set_pending(Entry::F64, len, Payload::F64(value)));
+            }
+            b"NaN" => return Ok(self.set_pending(Entry::F64, len, Payload::F64(f64::NAN))),
+            _ => {}
+        }
+        if let [b'0', b'x' | b'X', digits @ ..] = body {
+            let Some(value) = (!digits.is_empty())
+                .then(|| {
+                    digits.iter().try_fold(0u64, |acc, &b| {
+                        acc.checked_mul(16)?.checked_add(u64::from(hex_digit(b)?))
+                    })
+                })
+                .flatten()
+            else {
+                return Err(self.invalid_number(len));
+            };
+            if !negative {
+                return Ok(self.set_pending(Entry::U64, len, Payload::U64(value)));
+            }
+            let Some(value) = 0i64.checked_sub_unsigned(value) else {
+                return Err(self.invalid_number(len));
+            };
+            return Ok(self.set_pending(Entry::I64, len, Payload::I64(value)));
+        }
+        // Decimal: split into integer digits, fraction digits and exponent.
+        let int_len = body.iter().take_while(|b| b.is_ascii_digit()).count();
+        let mut at = int_len;
+        let mut frac_len = None;
+        if body.get(at) == Some(&b'.') {
+            at += 1;
+            let digits = body[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+            frac_len = Some(digits);
+            at += digits;
+        }
+        let exp_start = at;
+        if let Some(b'e' | b'E') = body.get(at) {
+            at += 1;
+            if let Some(b'+' | b'-') = body.get(at) {
+                at += 1;
+            }
+            let digits = body[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 {
+                return Err(self.invalid_number(len));
+            }
+            at += digits;
+        }
+        let leading_zero = int_len > 1 && body[0] == b'0';
+        if at != body.len() || (int_len == 0 && frac_len.unwrap_or(0) == 0) || leading_zero {
+            return Err(self.invalid_number(len));
+        }
+        let hint = if frac_len.is_some() || exp_start != body.len() {
+            NumberHint::Float
+        } else if negative {
+            NumberHint::NegInteger
+        } else {
+            NumberHint::Integer
+        };
+        let plain = int_len > 0 && frac_len != Some(0);
+        if plain && text[0] != b'+' {
+            return Ok(self.set_pending(Entry::Number(hint), len, Payload::Text(0, len, hint)));
+        }
+        if plain {
+            return Ok(self.set_pending(
+                Entry::Number(hint),
+                len,
+                Payload::Text(sign_len, len, hint),
+            ));
+        }
+        // `.5`, `5.`, `+.5e3`: write the JSON spelling into the scratch buffer.
+        let mut normal = String::with_capacity(len + 2);
+        if negative {
+            normal.push('-');
+        }
+        let ascii = |bytes: &[u8]| bytes.iter().map(|&b| b as char).collect::<String>();
+        if int_len == 0 {
+            normal.push('0');
+        } else {
+            normal.push_str(&ascii(&body[..int_len]));
+        }
+        normal.push('.');
+        match frac_len {
+            Some(n) if n > 0 => normal.push_str(&ascii(&body[int_len + 1..int_len + 1 + n])),
+            _ => normal.push('0'),
+        }
+        normal.push_str(&ascii(&body[exp_start..]));
+        self.scratch = normal;
+        Ok(self.set_pending(Entry::Number(hint), len, Payload::ScratchText(hint)))
+    }
+
+    /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
+    /// the token length.
+    #[inline]
+    fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
+        let mut at = 1;
+        // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
+        let mut run = 1;
+        let mut escaped = false;
+        loop {
+            let window = self.input.window();
+            let rest = &window[self.pos..];
+            at = scan::find_string_special(rest, at, quote);
+            let Some(&byte) = rest.get(at) else {
+                if !self.ensure(at, 1)? {
+                    let end = self.input.window().len();
+                    return Err(self.error_at(
+                        codes::UNCLOSED_STRING,
+                        "string is never closed",
+                        self.pos,
+                        end,
+                    ));
+                }
+                continue;
+            };
+            if byte == quote {
+                if !escaped {
+                    return Ok((Payload::Borrowed(1, at), at + 1));
+                }
+                self.push_raw(run, at)?;
+                return Ok((Payload::Scratch, at + 1));
+            }
+            if byte == b'\\' {
+                if !escaped {
+                    escaped = true;
+                    self.scratch.clear();
+                }
+                self.push_raw(run, at)?;
+                at = self.lex_escape(at)?;
+                run = at;
+                continue;
+            }
+            return Err(self.error_at(
+                codes::CONTROL_CHARACTER,
+                format!("raw control character U+{byte:04X} in a string (write it escaped)"),
+                self.pos + at,
+                self.pos + at + 1,
+            ));
+        }
+    }
+
+    /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, checking UTF-8.
+    fn push_raw(&mut self, from: usize, to: usize) -> Result<()> {
+        let raw = &self.input.window()[self.pos + from..self.pos + to];
+        match std::str::from_utf8(raw) {
+            Ok(text) => {
+                self.scratch.push_str(text);
+                Ok(())
+            }
+            Err(err) => Err(self.utf8_error(self.pos + from, &err)),
+        }
+    }
+
+    #[cold]
+    fn utf8_error(&self, run_start: usize, err: &std::str::Utf8Error) -> Error {
+        let start = run_start + err.valid_up_to();
+        let len = err.error_len().unwrap_or(1);
+        self.error_at(
+            codes::INVALID_UTF8,
+            "invalid UTF-8 in a string",
+            start,
+            start + len,
+        )
+    }
+
+    /// Decodes the escape at `pos + at` (a backslash) into the scratch buffer; returns the
+    /// offset after it.
+    fn lex_escape(&mut self, at: usize) -> Result<usize> {
+        // A surrogate pair is the longest escape: `\uD83D\uDE00`.
+        self.ensure(at, 12)?;
+        let rest = self.rest();
+        let Some(&kind) = rest.get(at + 1) else {
+            return Err(self.error_at(
+                codes::UNCLOSED_STRING,
+                "string is never closed",
+                self.pos,
+                self.pos + rest.len(),
+            ));
+        };
+        let simple = match kind {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            self.scratch.push(c);
+            return Ok(at + 2);
+        }
+        if kind == b'u' {
+            return self.lex_unicode_escape(at);
+        }
+        if self.options.json5_escapes {
+            return self.lex_json5_escape(at, kind);
+        }
+        Err(self.invalid_escape(at))
+    }
+
+    #[cold]
+    fn invalid_escape(&self, at: usize) -> Error {
+        let rest = self.rest();
+        let len = rest
+            .get(at + 1)
+            .map_or(1, |&b| 1 + utf8_char_len(b))
+            .min(rest.len() - at);
+        let text = String::from_utf8_lossy(&rest[at..at + len]).into_owned();
+        self.error_at(
+            codes::INVALID_ESCAPE,
+            format!("invalid escape `{text}`"),
+            self.pos + at,
+            self.pos + at + len,
+        )
+    }
+
+    fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
+        let rest = self.rest();
+        let Some(unit) = hex4(&rest[(at + 2).min(rest.len())..]) else {
+            let len = 2 + rest[(at + 2).min(rest.len())..]
+                .iter()
+                .take(4)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            let end = (at + len + 1).min(rest.len());
+            return Err(self.error_at(
+                codes::INVALID_ESCAPE,
+                "`\\u` must be followed by four hexadecimal digits",
+                self.pos + at,
+                self.pos + end,
+            ));
+        };
+        let lone = || {
+            self.error_at(
+                codes::LONE_SURROGATE,
+                format!("\\u{unit:04X} is half of a surrogate pair, without its other half"),
+                self.pos + at,
+                self.pos + at + 6,
+            )
+        };
+        let code = match unit {
+            0xD800..=0xDBFF => {
+                let low = match rest.get(at + 6..at + 8) {
+                    Some(b"\\u") => hex4(&rest[at + 8..]),
+                    _ => None,
+                };
+                match low {
+                    Some(low @ 0xDC00..=0xDFFF) => {
+                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        let c = char::from_u32(code).ok_or_else(lone)?;
+                        self.scratch.push(c);
+                        return Ok(at + 12);
+                    }
+                    _ => return Err(lone()),
+                }
+            }
+            0xDC00..=0xDFFF => return Err(lone()),
+            code => code,
+        };
+        let c = char::from_u32(code).ok_or_else(lone)?;
+        self.scratch.push(c);
+        Ok(at + 6)
+    }
+
+    fn lex_json5_escape(&mut self, at: usize, kind: u8) -> Result<usize> {
+        let rest = self.rest();
+        let (c, next) = match kind {
+            b'\'' => (Some('\''), at + 2),
+            b'v' => (Some('\u{b}'), at + 2),
+            b'0' if !rest.get(at + 2).is_some_and(u8::is_ascii_digit) => (Some('\0'), at + 2),
+            b'x' => {
+                let value = rest
+                    .get(at + 2..at + 4)
+                    .and_then(|h| Some(hex_digit(h[0])? * 16 + hex_digit(h[1])?));
+                match value.and_then(char::from_u32) {
+                    Some(c) => (Some(c), at + 4),
+                    None => return Err(self.invalid_escape(at)),
+                }
+            }
+            // Line continuations: the escaped line break is dropped.
+            b'\n' => (None, at + 2),
+            b'\r' => (
+                None,
+                if rest.get(at + 2) == Some(&b'\n') {
+                    at + 3
+                } else {
+                    at + 2
+                },
+            ),
+            b'1'..=b'9' => return Err(self.invalid_escape(at)),
+            0xE2 if matches!(rest.get(at + 2..at + 4), Some([0x80, 0xA8 | 0xA9])) => (None, at + 4),
+            _ => {
+                // Any other character escapes to itself.
+                let len = utf8_char_len(kind);
+                let end = (at + 1 + len).min(rest.len());
+                match std::str::from_utf8(&rest[at + 1..end])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                {
+                    Some(c) if !c.is_control() => (Some(c), at + 1 + len),
+                    _ => return Err(self.invalid_escape(at)),
+                }
+            }
+        };
+        if let Some(c) = c {
+            self.scratch.push(c);
+        }
+        Ok(next)
+    }
+
+    // ----- consuming tokens -----------------------------------------------------------------
+
+    /// Peeks, checks that the pending token is accepted by `accept`, and consumes it.
+    #[inline(always)]
+    fn take(&mut self, expected: &str, accept: impl Fn(Entry) -> bool) -> Result<Pending> {
+        let pending = match self.pending {
+            Some(pending) => pending,
+            None => {
+                self.advance().map_err(|e| self.decorate(e))?;
+                match self.pending {
+                    Some(pending) => pending,
+                    None => return Err(Error::custom("reader lost its pending token")),
+                }
+            }
+        };
+        if !accept(pending.entry) {
+            return Err(self.mismatch(expected, pending));
+        }
+        Ok(pending)
+    }
+
+    #[cold]
+    fn mismatch(&mut self, expected: &str, pending: Pending) -> Error {
+        let offset = self.input.offset();
+        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
+        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span))
+    }
+
+    /// Moves past the pending token and updates the state for it.
+    #[inline(always)]
+    fn commit(&mut self, pending: Pending) {
+        let offset = self.input.offset();
+        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
+        self.pos += pending.len;
+        self.pending = None;
+        match pending.entry {
+            Entry::MapRoot => {
+                self.frames.push(Frame {
+                    object: true,
+                    items: 0,
+                });
+                self.keys.open();
+                self.state = State::ObjectFirst;
+            }
+            Entry::ArrayRoot => {
+                self.frames.push(Frame {
+                    object: false,
+                    items: 0,
+                });
+                self.state = State::ArrayFirst;
+            }
+            Entry::MapEnd => {
+                self.frames.pop();
+                self.keys.close();
+                self.after_value();
+            }
+            Entry::ArrayEnd => {
+                self.frames.pop();
+                self.after_value();
+            }
+            Entry::Name => self.state = State::ObjectColon,
+            _ => self.after_value(),
+        }
+    }
+
+    #[inline(always)]
+    fn after_value(&mut self) {
+        match self.frames.last_mut() {
+            None => {
+                self.state = State::AfterRoot;
+                self.values += 1;
+            }
+            Some(frame) if frame.object => self.state = State::ObjectNext,
+            Some(frame) => {
+                frame.items += 1;
+                self.state = State::ArrayNext;
+            }
+        }
+    }
+
+    /// Checks that a pending string or name token is UTF-8.
+    #[inline(always)]
+    fn check_string(&self, payload: Payload) -> Result<()> {
+        if let Payload::Borrowed(from, to) = payload {
+            let bytes = &self.input.window()[self.pos + from..self.pos + to];
+            if let Err(err) = std::str::from_utf8(bytes) {
+                return Err(self.decorate(self.utf8_error(self.pos + from, &err)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a string or name (both are accepted by both read methods).
+    #[inline(always)]
+    fn read_string_token(&mut self, expected: &str) -> Result<&str> {
+        let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
+        if pending.entry == Entry::Name {
+            self.track_key(pending)?;
+        }
+        let start = self.pos;
+        self.commit(pending);
+        match pending.payload {
+            Payload::Borrowed(from, to) => {
+                let bytes = &self.input.window()[start + from..start + to];
+                match std::str::from_utf8(bytes) {
+                    Ok(text) => Ok(text),
+                    Err(err) => Err(self.decorate(self.utf8_error(start + from, &err))),
+                }
+            }
+            _ => Ok(&self.scratch),
+        }
+    }
+
+    fn track_key(&mut self, pending: Pending) -> Result<()> {
+        let key = match pending.payload {
+            Payload::Borrowed(from, to) => &self.input.window()[self.pos + from..self.pos + to],
+            _ => self.scratch.as_bytes(),
+        };
+        match self.options.duplicate_keys {
+            DuplicateKeys::LastWins => {
+                self.keys.replace(key);
+                Ok(())
+            }
+            DuplicateKeys::Error => {
+                if self.keys.insert(key) {
+                    return Ok(());
+                }
+                let name = String::from_utf8_lossy(key).into_owned();
+                let err = self.error_at(
+                    codes::DUPLICATE_KEY,
+                    format!("duplicate key {name:?} in an object"),
+                    self.pos,
+                    self.pos + pending.len,
+                );
+                Err(self.decorate(err))
+            }
+        }
+    }
+
+    /// Consumes the pending token whatever it is, validating it (used by `skip`).
+    fn consume_any(&mut self) -> Result<Entry> {
+        let pending = self.take("a token", |_| true)?;
+        match pending.entry {
+            Entry::Ended => {
+                return Err(self.decorate(
+                    Error::unexpected("a value", Entry::Ended).with_span(Span::at(self.offset())),
+                ));
+            }
+            Entry::String | Entry::Name => {
+                self.check_string(pending.payload)?;
+                if pending.entry == Entry::Name {
+                    self.track_key(pending)?;
+                }
+            }
+            _ => {}
+        }
+        self.commit(pending);
+        Ok(pending.entry)
+    }
+}
+
+impl<S: Input> Reader for JsonReader<S> {
+    #[inline]
+    fn peek(&mut self) -> Result<Entry> {
+        if let Some(pending) = &self.pending {
+            return Ok(pending.entry);
+        }
+        self.advance().map_err(|e| self.decorate(e))
+    }
+
+    fn span(&self) -> Span {
+        self.span
+    }
+
+    #[inline]
+    fn read_null(&mut self) -> Result<()> {
+        let pending = self.take("Null", |e| e == Entry::Null)?;
+        self.commit(pending);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool> {
+        let pending = self.take("Bool", |e| e == Entry::Bool)?;
+        self.commit(pending);
+        Ok(matches!(pending.payload, Payload::Bool(true)))
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<&str> {
+        self.read_string_token("String")
+    }
+
+    #[inline]
+    fn read_name(&mut self) -> Result<&str> {
+        self.read_string_token("Name")
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<Number<'_>> {
+        let pending = self.take("a number", Entry::is_number)?;
+        let start = self.pos;
+        self.commit(pending);
+        Ok(match pending.payload {
+            Payload::Text(from, to, hint) => {
+                let bytes = &self.input.window()[start + from..start + to];
+                // The scanner accepted only ASCII digits and signs.
+                let text = std::str::from_utf8(bytes)
+                    .map_err(|_| Error::custom("number text is not ASCII"))?;
+                Number::Text(text, hint)
+            }
+            Payload::ScratchText(hint) => Number::Text(&self.scratch, hint),
+            Payload::U64(v) => Number::U64(v),
+            Payload::I64(v) => Number::I64(v),
+            Payload::F64(v) => Number::F64(v),
+            _ => return Err(Error::custom("number token without a number")),
+        })
+    }
+
+    #[inline]
+    fn read_map_root(&mut self) -> Result<Option<usize>> {
+        let pending = self.take("MapRoot", |e| e == Entry::MapRoot)?;
+        self.commit(pending);
+        Ok(None)
+    }
+
+    #[inline]
+    fn read_map_end(&mut self) -> Result<()> {
+        let pending = self.take("MapEnd", |e| e == Entry::MapEnd)?;
+        self.commit(pending);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_array_root(&mut self) -> Result<Option<usize>> {
+        let pending = self.take("ArrayRoot", |e| e == Entry::ArrayRoot)?;
+        self.commit(pending);
+        Ok(None)
+    }
+
+    #[inline]
+    fn read_array_end(&mut self) -> Result<()> {
+        let pending = self.take("ArrayEnd", |e| e == Entry::ArrayEnd)?;
+        self.commit(pending);
+        Ok(())
+    }
+
+    /// Skips one whole value (or one key), validating everything inside it.
+    fn skip(&mut self) -> Result<()> {
+        let entry = self.peek()?;
+        if entry.is_container_end() {
+            return Err(self
+                .decorate(Error::unexpected("a value", entry).with_span(Span::at(self.offset()))));
+        }
+        let depth = self.frames.len();
+        self.consume_any()?;
+        while self.frames.len() > depth {
+            self.consume_any()?;
+        }
+        Ok(())
+    }
+}

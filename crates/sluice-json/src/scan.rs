@@ -1,0 +1,256 @@
+//! Byte-level scanning helpers: word-at-a-time search for the bytes that end a plain run of
+//! string content, and the number grammar. Pure functions over slices, so the reader can
+//! run them on a window and rerun them after a refill.
+
+use sluice_core::NumberHint;
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+#[inline(always)]
+fn load(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// Marks (high bit set) the bytes of `word` equal to zero. Only the lowest mark is exact:
+/// a borrow may also mark bytes above a true match, never below one.
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(LO) & !word & HI
+}
+
+/// Marks the bytes below 0x20 (same caveat as [`zero_bytes`]).
+#[inline(always)]
+fn control_bytes(word: u64) -> u64 {
+    word.wrapping_sub(LO * 0x20) & !word & HI
+}
+
+/// Offset (from `from`) of the first byte in `hay[from..]` that is `quote`, `\` or a control
+/// character, or `hay.len()` if there is none.
+#[inline(always)]
+pub(crate) fn find_string_special(hay: &[u8], from: usize, quote: u8) -> usize {
+    let quotes = LO * u64::from(quote);
+    let backslashes = LO * u64::from(b'\\');
+    let mut at = from;
+    while at + 8 <= hay.len() {
+        let word = load(hay, at);
+        let marks =
+            zero_bytes(word ^ quotes) | zero_bytes(word ^ backslashes) | control_bytes(word);
+        if marks != 0 {
+            return at + (marks.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < hay.len() {
+        let byte = hay[at];
+        if byte == quote || byte == b'\\' || byte < 0x20 {
+            return at;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// Offset of the first byte in `text[from..]` the JSON writer must escape: `"`, `\`, a
+/// control character, and (when `ascii_only`) any byte of a non-ASCII character.
+#[inline(always)]
+pub(crate) fn find_escape(text: &[u8], from: usize, ascii_only: bool) -> usize {
+    let quotes = LO * u64::from(b'"');
+    let backslashes = LO * u64::from(b'\\');
+    let high = if ascii_only { HI } else { 0 };
+    let mut at = from;
+    while at + 8 <= text.len() {
+        let word = load(text, at);
+        let marks = zero_bytes(word ^ quotes)
+            | zero_bytes(word ^ backslashes)
+            | control_bytes(word)
+            | (word & high);
+        if marks != 0 {
+            return at + (marks.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < text.len() {
+        let byte = text[at];
+        if byte == b'"' || byte == b'\\' || byte < 0x20 || (ascii_only && byte >= 0x80) {
+            return at;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// Whether `byte` may continue a word or number: used to find the whole extent of a bad
+/// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
+#[inline]
+pub(crate) fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'.' | b'+' | b'-')
+}
+
+/// Length of the run of word bytes at the start of `bytes`.
+pub(crate) fn word_len(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| is_word_byte(b)).count()
+}
+
+/// What [`scan_number`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumberScan {
+    /// A valid number of `len` bytes.
+    Valid { len: usize, hint: NumberHint },
+    /// Not a valid number; `len` bytes of it should be reported.
+    Invalid { len: usize },
+    /// The slice ended where the number might go on: get more bytes and scan again.
+    NeedMore,
+}
+
+/// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`.
+///
+/// `at_end` says that nothing follows `bytes`; otherwise reaching the end of the slice
+/// asks for more. A number directly followed by a word byte (`01`, `1.5.2`, `2x`) is
+/// invalid as a whole.
+#[inline]
+pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
+    let mut at = 0;
+    let get = |at: usize| bytes.get(at).copied();
+    let mut hint = NumberHint::Integer;
+    if get(at) == Some(b'-') {
+        hint = NumberHint::NegInteger;
+        at += 1;
+    }
+    match get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => {
+            at += 1;
+            while let Some(b'0'..=b'9') = get(at) {
+                at += 1;
+            }
+        }
+        None if !at_end => return NumberScan::NeedMore,
+        _ => return invalid(bytes, at, at_end),
+    }
+    if get(at) == Some(b'.') {
+        hint = NumberHint::Float;
+        at += 1;
+        let digits = at;
+        while let Some(b'0'..=b'9') = get(at) {
+            at += 1;
+        }
+        if at == digits {
+            return invalid(bytes, at, at_end);
+        }
+    }
+    if let Some(b'e' | b'E') = get(at) {
+        hint = NumberHint::Float;
+        at += 1;
+        if let Some(b'+' | b'-') = get(at) {
+            at += 1;
+        }
+        let digits = at;
+        while let Some(b'0'..=b'9') = get(at) {
+            at += 1;
+        }
+        if at == digits {
+            return invalid(bytes, at, at_end);
+        }
+    }
+    match get(at) {
+        None if !at_end => NumberScan::NeedMore,
+        Some(b) if is_word_byte(b) => invalid(bytes, at, at_end),
+        _ => NumberScan::Valid { len: at, hint },
+    }
+}
+
+fn invalid(bytes: &[u8], at: usize, at_end: bool) -> NumberScan {
+    let len = at + word_len(&bytes[at.min(bytes.len())..]);
+    if len >= bytes.len() && !at_end {
+        return NumberScan::NeedMore;
+    }
+    NumberScan::Invalid { len: len.max(1) }
+}
+
+/// Whether `text` is a JSON number, exactly (used by the writer on `Number::Text`).
+pub(crate) fn is_json_number(text: &[u8]) -> bool {
+    matches!(scan_number(text, true), NumberScan::Valid { len, .. } if len == text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_bytes_are_found_at_every_position_of_a_word() {
+        for len in 0..20 {
+            for at in 0..len {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = special;
+                    assert_eq!(find_string_special(&bytes, 0, b'"'), at, "{len} {at}");
+                }
+                let mut bytes = vec![0xC3; len];
+                bytes[at] = b'"';
+                assert_eq!(find_string_special(&bytes, 0, b'"'), at);
+            }
+            assert_eq!(find_string_special(&vec![b'x'; len], 0, b'"'), len);
+        }
+        // A single quote is special only in single-quoted strings.
+        assert_eq!(find_string_special(b"ab'cd\"", 0, b'\''), 2);
+        assert_eq!(find_string_special(b"ab'cd\"", 0, b'"'), 5);
+    }
+
+    #[test]
+    fn escape_search_flags_non_ascii_only_when_asked() {
+        let text = "abcdefgh é".as_bytes();
+        assert_eq!(find_escape(text, 0, false), text.len());
+        assert_eq!(find_escape(text, 0, true), 9);
+    }
+
+    #[test]
+    fn number_grammar() {
+        use NumberScan::{Invalid, NeedMore, Valid};
+        let valid = |s: &str| matches!(scan_number(s.as_bytes(), true), Valid { len, .. } if len == s.len());
+        for good in [
+            "0",
+            "-0",
+            "12",
+            "-12",
+            "1.5",
+            "1e5",
+            "1E+5",
+            "1e-05",
+            "-0.0e0",
+            "123.456e789",
+        ] {
+            assert!(valid(good), "{good}");
+        }
+        for bad in [
+            "01", "-", "1.", ".5", "1e", "1e+", "+1", "2.e3", "1.2.3", "0x1", "-a", "1ee",
+        ] {
+            assert!(!valid(bad), "{bad}");
+        }
+        assert_eq!(scan_number(b"12", false), NeedMore);
+        assert_eq!(
+            scan_number(b"12,", false),
+            Valid {
+                len: 2,
+                hint: NumberHint::Integer
+            }
+        );
+        assert_eq!(scan_number(b"01]", true), Invalid { len: 2 });
+        assert_eq!(
+            scan_number(b"-1]", true),
+            Valid {
+                len: 2,
+                hint: NumberHint::NegInteger
+            }
+        );
+        assert_eq!(
+            scan_number(b"1e3 ", true),
+            Valid {
+                len: 3,
+                hint: NumberHint::Float
+            }
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code, unreachable_pub)]
+
+use std::io;
+
+use sluice_core::{Entry, Reader, Result, Token};
+use sluice_json::{Input, JsonOptions, JsonReader};
+
+/// Reads every token, then `finish()`.
+pub fn read_document<S: Input>(reader: &mut JsonReader<S>) -> Result<Vec<Token>> {
+    let tokens = Token::read_all(reader)?;
+    reader.finish()?;
+    Ok(tokens)
+}
+
+/// Reads every token of `bytes` with `options` from the slice path.
+pub fn read_slice(bytes: &[u8], options: &JsonOptions) -> Result<Vec<Token>> {
+    read_document(&mut JsonReader::from_slice(bytes).with_options(options.clone()))
+}
+
+/// An `io::Read` that hands out at most `chunk` bytes per call.
+#[derive(Debug)]
+pub struct Trickle<'a> {
+    pub bytes: &'a [u8],
+    pub chunk: usize,
+}
+
+impl io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.chunk.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Reads every token of `bytes` with `options` through `io::Read`, `chunk` bytes per read.
+pub fn read_trickle(bytes: &[u8], chunk: usize, options: &JsonOptions) -> Result<Vec<Token>> {
+    let mut reader = JsonReader::from_read(Trickle { bytes, chunk }).with_options(options.clone());
+    read_document(&mut reader)
+}
+
+/// The outcome of a read as comparable data: tokens, or (code, span).
+pub fn outcome(
+    result: Result<Vec<Token>>,
+) -> std::result::Result<Vec<Token>, (String, Option<sluice_core::Span>)> {
+    result.map_err(|e| (e.code().to_string(), e.span()))
+}
+
+/// Whether the reader is at the end.
+pub fn ended<R: Reader>(reader: &mut R) -> bool {
+    reader.peek().ok() == Some(Entry::Ended)
+}
