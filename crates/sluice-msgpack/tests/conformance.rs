@@ -92,38 +92,6 @@ fn check_decodes(bytes: &[u8], expected: &Expected) -> sluice_core::Result<()> {
     Ok(())
 }
 
-fn write_json<W: Writer>(writer: &mut W, value: &J) -> sluice_core::Result<()> {
-    match value {
-        J::Null => writer.write_null(),
-        J::Bool(b) => writer.write_bool(*b),
-        J::Number(n) => {
-            let text = n.to_string();
-            let hint = if n.is_f64() {
-                NumberHint::Float
-            } else if text.starts_with('-') {
-                NumberHint::NegInteger
-            } else {
-                NumberHint::Integer
-            };
-            writer.write_number(Number::Text(&text, hint))
-        }
-        J::String(s) => writer.write_str(s),
-        J::Array(items) => {
-            writer.write_array_root(None)?;
-            items.iter().try_for_each(|item| write_json(writer, item))?;
-            writer.write_array_end()
-        }
-        J::Object(map) => {
-            writer.write_map_root(None)?;
-            for (key, item) in map {
-                writer.write_name(key)?;
-                write_json(writer, item)?;
-            }
-            writer.write_map_end()
-        }
-    }
-}
-
 /// Encodes the expected value with the writer. The suite's canonical floats are the narrowest
 /// exact ones, which `compact_floats` asks for.
 fn encode(expected: &Expected) -> sluice_core::Result<Vec<u8>> {
@@ -146,7 +114,7 @@ fn encode(expected: &Expected) -> sluice_core::Result<Vec<u8>> {
         }
         Expected::Float(v) => writer.write_f64(*v)?,
         Expected::Text(s) => writer.write_str(s)?,
-        Expected::Json(value) => write_json(&mut writer, value)?,
+        Expected::Json(value) => common::write_json(&mut writer, value)?,
         Expected::Timestamp(t) => writer.write_timestamp(*t)?,
         Expected::Ext(kind, data) => writer.write_ext(Ext { kind: *kind, data })?,
     }
