@@ -1,1 +1,83 @@
-fn main() {}
+//! The `sluice` command: inspect, check, format and convert JSON, NDJSON and MessagePack.
+//!
+//! Every command is a `pipe` from a format reader into a writer: `dump` into a `DumpWriter`,
+//! `check` into a `NoopWriter`, `fmt` and `convert` into a format writer.
+
+mod commands;
+mod format;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code when every input was valid.
+const EXIT_OK: u8 = 0;
+/// Exit code when an input is invalid (a diagnostic is printed to stderr).
+const EXIT_INVALID: u8 = 1;
+/// Exit code for usage errors: bad arguments, unreadable files, unknown formats.
+const EXIT_USAGE: u8 = 2;
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  success: every input is valid
+  1  invalid input: a diagnostic pointing at the offending value is printed to stderr
+  2  usage error: bad arguments, a file that cannot be read or written, an unknown format
+
+Formats are guessed from file extensions (.json .jsonc .json5 .ndjson .jsonl .msgpack .mpk)
+unless --from/--to say otherwise. `-` reads standard input.";
+
+/// Move structured data between JSON, NDJSON and MessagePack, with diagnostics that point at
+/// the exact value.
+#[derive(Debug, Parser)]
+#[command(name = "sluice", version, about, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print one line per token of a file, indented by depth.
+    Dump(commands::dump::Args),
+    /// Check that files are valid; print a diagnostic for the first error of each.
+    Check(commands::check::Args),
+    /// Reformat a JSON file, pretty or condensed.
+    Fmt(commands::fmt::Args),
+    /// Convert between JSON, NDJSON and MessagePack.
+    Convert(commands::convert::Args),
+}
+
+/// What went wrong, and so which exit code to use.
+#[derive(Debug)]
+enum Failure {
+    /// The input is invalid; the rendered diagnostic.
+    Invalid(String),
+    /// A usage or environment problem; the message.
+    Usage(String),
+    /// Stop without a message (the output pipe was closed).
+    Quiet,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Dump(args) => commands::dump::run(&args),
+        Command::Check(args) => commands::check::run(&args),
+        Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Convert(args) => commands::convert::run(&args),
+    };
+    match result {
+        // A closed output pipe ends the run quietly, like a successful one.
+        Ok(()) | Err(Failure::Quiet) => ExitCode::from(EXIT_OK),
+        Err(Failure::Invalid(diagnostic)) => {
+            eprint!("{diagnostic}");
+            ExitCode::from(EXIT_INVALID)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("sluice: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

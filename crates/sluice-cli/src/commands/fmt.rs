@@ -1,0 +1,43 @@
+//! `sluice fmt FILE`: reformat JSON, pretty or condensed.
+
+use sluice_json::{JsonWriter, WriterOptions};
+
+use crate::Failure;
+use crate::commands::pump::{DialectFlags, pump};
+use crate::format::Format;
+use crate::input::Input;
+use crate::output;
+
+/// Arguments of `sluice fmt`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("layout").multiple(false))]
+pub(crate) struct Args {
+    /// The JSON file to format (`-` for standard input).
+    file: String,
+    /// Indented output, one item per line (the default).
+    #[arg(long, group = "layout")]
+    pretty: bool,
+    /// No whitespace at all.
+    #[arg(long, group = "layout")]
+    condensed: bool,
+    /// Write here instead of standard output.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<String>,
+    #[command(flatten)]
+    dialect: DialectFlags,
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+    let input = Input::open(&args.file)?;
+    let dialect = args.dialect.resolve(&args.file);
+    let mut options = if args.condensed {
+        WriterOptions::condensed()
+    } else {
+        WriterOptions::pretty()
+    };
+    options.final_newline = true;
+    // Concatenated JSON stays concatenated, one value per line.
+    options.multiple_values = true;
+    let mut writer = JsonWriter::new(output::open(args.output.as_deref())?, options);
+    pump(input, Format::Json, dialect, &mut writer)
+}

@@ -1,0 +1,70 @@
+//! Which format a file is in, from a flag or its extension.
+
+use std::path::Path;
+
+use clap::ValueEnum;
+
+/// A data format the command line reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// JSON (RFC 8259; relaxed dialects with --relaxed / --json5).
+    Json,
+    /// Newline-delimited JSON: one value per line.
+    Ndjson,
+    /// MessagePack.
+    Msgpack,
+}
+
+/// How lenient the JSON reader is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Dialect {
+    /// RFC 8259 exactly.
+    #[default]
+    Strict,
+    /// Comments, trailing commas, any value at the root.
+    Relaxed,
+    /// JSON5.
+    Json5,
+}
+
+impl Format {
+    /// The format a file name suggests, if its extension is known.
+    pub(crate) fn from_path(path: &str) -> Option<Format> {
+        let extension = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" | "jsonc" | "json5" => Some(Format::Json),
+            "ndjson" | "jsonl" => Some(Format::Ndjson),
+            "msgpack" | "mpk" | "mp" => Some(Format::Msgpack),
+            _ => None,
+        }
+    }
+
+    /// The dialect a file name suggests (`.jsonc` is relaxed, `.json5` is JSON5).
+    pub(crate) fn dialect_from_path(path: &str) -> Dialect {
+        let extension = Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("jsonc") => Dialect::Relaxed,
+            Some("json5") => Dialect::Json5,
+            _ => Dialect::Strict,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_map_to_formats_case_insensitively() {
+        assert_eq!(Format::from_path("a/b.JSON"), Some(Format::Json));
+        assert_eq!(Format::from_path("x.jsonl"), Some(Format::Ndjson));
+        assert_eq!(Format::from_path("x.mpk"), Some(Format::Msgpack));
+        assert_eq!(Format::from_path("x.txt"), None);
+        assert_eq!(Format::from_path("-"), None);
+        assert_eq!(Format::dialect_from_path("game.jsonc"), Dialect::Relaxed);
+        assert_eq!(Format::dialect_from_path("game.json"), Dialect::Strict);
+    }
+}

@@ -1,0 +1,328 @@
+//! The `sluice` binary, run as a user would: exit codes, diagnostics, and the output of each
+//! command.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn sluice(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn sluice_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A file in a fresh temporary directory of this test.
+fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sluice-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn help_lists_the_commands_and_the_exit_codes() {
+    let out = sluice(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for command in ["dump", "check", "fmt", "convert"] {
+        assert!(help.contains(command), "{help}");
+    }
+    assert!(help.contains("Exit codes"), "{help}");
+    assert!(help.contains("1  invalid input"), "{help}");
+    assert!(help.contains("2  usage error"), "{help}");
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let out = sluice(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("sluice {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn bad_arguments_are_a_usage_error() {
+    assert_eq!(
+        sluice(&["check", "--no-such-flag", "x.json"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(sluice(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        sluice(&["check", "--strict", "--relaxed", "x.json"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let out = sluice(&["check", "surely/not/here.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("surely/not/here.json"));
+}
+
+#[test]
+fn dump_prints_one_indented_line_per_token() {
+    let path = temp_file("dump", "doc.json", br#"{"a": [1, "x"], "b": null}"#);
+    let out = sluice(&["dump", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "<MapRoot>\n|---<Name> 'a'\n|---<ArrayRoot>\n|---|---<Number> 1\n|---|---<String> 'x'\n\
+         |---<ArrayEnd>\n|---<Name> 'b'\n|---<Null>\n<MapEnd>\n"
+    );
+}
+
+#[test]
+fn check_accepts_valid_files_silently() {
+    let path = temp_file("valid", "ok.json", b"[1, 2, {\"a\": true}]");
+    let out = sluice(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn check_reports_the_code_and_position_of_an_invalid_file() {
+    let path = temp_file("invalid", "bad.json", b"{\n  \"a\": 1\n  \"b\": 2\n}\n");
+    let out = sluice(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[json/ExpectComma]"), "{stderr}");
+    assert!(stderr.contains("bad.json:3:3"), "{stderr}");
+    assert!(stderr.contains("3 |   \"b\": 2\n  |   ^"), "{stderr}");
+}
+
+#[test]
+fn strict_rejects_comments_that_relaxed_and_jsonc_accept() {
+    let doc = b"{ // comment\n \"a\": [1, 2,], }";
+    let json = temp_file("dialects", "c.json", doc);
+    let jsonc = temp_file("dialects", "c.jsonc", doc);
+    assert_eq!(
+        sluice(&["check", json.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        sluice(&["check", "--strict", jsonc.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        sluice(&["check", "--relaxed", json.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        sluice(&["check", jsonc.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn check_of_several_files_reports_each_invalid_one() {
+    let good = temp_file("several", "good.json", b"{}");
+    let bad1 = temp_file("several", "bad1.json", b"[1,]");
+    let bad2 = temp_file("several", "bad2.json", b"nul");
+    let out = sluice(&[
+        "check",
+        good.to_str().unwrap(),
+        bad1.to_str().unwrap(),
+        bad2.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad1.json"), "{stderr}");
+    assert!(stderr.contains("bad2.json"), "{stderr}");
+    assert!(stderr.contains("2 of 3 files invalid"), "{stderr}");
+}
+
+#[test]
+fn check_reads_standard_input() {
+    assert_eq!(
+        sluice_with_stdin(&["check", "-"], b"[true]").status.code(),
+        Some(0)
+    );
+    let out = sluice_with_stdin(&["check", "-"], b"[true");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("<stdin>"));
+}
+
+#[test]
+fn check_ndjson_accepts_one_value_per_line() {
+    let path = temp_file("ndjson", "r.ndjson", b"{\"a\":1}\n{\"a\":2}\n");
+    assert_eq!(
+        sluice(&["check", path.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    let as_json = temp_file("ndjson", "r.json", b"{\"a\":1}\n{\"a\":2}\n");
+    assert_eq!(
+        sluice(&["check", as_json.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        sluice(&["check", "--ndjson", as_json.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn fmt_writes_condensed_and_pretty_strict_json() {
+    let path = temp_file("fmt", "in.jsonc", b"{ /* c */ \"a\" : [ 1 , 2 , ] , }");
+    let out = sluice(&["fmt", "--condensed", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"a\":[1,2]}\n");
+    let out = sluice(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(text(&out.stdout), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
+}
+
+#[test]
+fn fmt_writes_to_the_output_file() {
+    let path = temp_file("fmt-out", "in.json", b"[ 1 ]");
+    let target = path.with_file_name("out.json");
+    let out = sluice(&[
+        "fmt",
+        "--condensed",
+        path.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read(&target).unwrap(), b"[1]\n");
+}
+
+#[test]
+fn convert_json_to_msgpack_and_back_keeps_the_document() {
+    let doc =
+        br#"{"int":-5,"big":18446744073709551615,"float":0.1,"s":"h\u00e9","a":[true,null,{}]}"#;
+    let json = temp_file("convert", "doc.json", doc);
+    let packed = json.with_file_name("doc.msgpack");
+    let out = sluice(&[
+        "convert",
+        json.to_str().unwrap(),
+        "-o",
+        packed.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // fixmap of 5 entries, then "int" as fixstr.
+    let bytes = std::fs::read(&packed).unwrap();
+    assert_eq!(&bytes[..5], &[0x85, 0xa3, b'i', b'n', b't']);
+    let out = sluice(&["convert", packed.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"int\":-5,\"big\":18446744073709551615,\"float\":0.1,\"s\":\"hé\",\"a\":[true,null,{}]}\n"
+    );
+}
+
+#[test]
+fn convert_ndjson_to_msgpack_stream_and_back() {
+    let records = b"{\"id\":1}\n{\"id\":2}\n[3]\n";
+    let ndjson = temp_file("convert-nd", "in.ndjson", records);
+    let packed = ndjson.with_file_name("out.msgpack");
+    let back = ndjson.with_file_name("back.ndjson");
+    assert_eq!(
+        sluice(&[
+            "convert",
+            ndjson.to_str().unwrap(),
+            "-o",
+            packed.to_str().unwrap()
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
+    let out = sluice(&[
+        "convert",
+        packed.to_str().unwrap(),
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&back).unwrap(), records);
+}
+
+#[test]
+fn convert_needs_to_know_the_formats() {
+    let path = temp_file("convert-unknown", "data.bin", b"[]");
+    let out = sluice(&["convert", path.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = sluice(&["convert", "--from", "json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn msgpack_binary_in_json_is_an_error_unless_asked_for() {
+    // {"b": bin8 [1, 2, 3]}
+    let packed = temp_file("bin", "b.msgpack", &[0x81, 0xa1, b'b', 0xc4, 3, 1, 2, 3]);
+    let out = sluice(&["convert", packed.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = sluice(&[
+        "convert",
+        packed.to_str().unwrap(),
+        "--to",
+        "json",
+        "--binary",
+        "base64",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"b\":\"AQID\"}\n");
+}
+
+#[test]
+fn check_msgpack_rejects_truncated_input() {
+    let packed = temp_file("msgpack-check", "t.msgpack", &[0x92, 0x01]);
+    let out = sluice(&["check", "--msgpack", packed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error[msgpack/"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn large_files_stream_and_still_point_at_errors() {
+    // Over the in-memory limit, so the streaming path is taken.
+    let mut doc = Vec::with_capacity(9 << 20);
+    doc.extend_from_slice(b"[");
+    while doc.len() < (9 << 20) {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
+    }
+    doc.extend_from_slice(b"{}]");
+    let good = temp_file("large", "good.json", &doc);
+    assert_eq!(
+        sluice(&["check", good.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    let at = doc.len() - 3;
+    doc[at] = b'x';
+    let bad = temp_file("large", "bad.json", &doc);
+    let out = sluice(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&format!("{at}..")), "{stderr}");
+}
