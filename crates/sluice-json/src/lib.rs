@@ -26,6 +26,7 @@ mod input;
 mod keys;
 mod ndjson;
 mod options;
+pub mod parallel;
 mod reader;
 mod scan;
 mod writer;

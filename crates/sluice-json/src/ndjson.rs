@@ -78,7 +78,7 @@ impl<S: Input> NdjsonReader<S> {
     /// A syntax error in the rest of the previous record or between records.
     pub fn next_record(&mut self) -> Result<Option<Record<'_, S>>> {
         while self.reader.values_read() < self.records {
-            self.reader.skip()?;
+            self.reader.consume_any()?;
         }
         if self.reader.peek()? == Entry::Ended {
             return Ok(None);

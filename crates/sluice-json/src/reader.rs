@@ -356,6 +356,12 @@ impl<S: Input> JsonReader<S> {
     /// the whole token first, so both input paths describe it the same way.
     #[cold]
     fn describe_next(&mut self) -> (String, usize) {
+        if self.rest().first() == Some(&b'"')
+            && let Ok((_, len)) = self.lex_string(b'"')
+        {
+            let text = String::from_utf8_lossy(&self.rest()[..len.min(40)]).into_owned();
+            return (format!("string {text}"), len);
+        }
         let word = self.word_extent(0).unwrap_or(0);
         let _ = self.ensure(0, 4);
         let rest = self.rest();
@@ -1030,14 +1036,15 @@ impl<S: Input> JsonReader<S> {
                 self.scratch.push_str(text);
                 Ok(())
             }
-            Err(err) => Err(self.utf8_error(self.pos + from, &err)),
+            Err(err) => Err(self.utf8_error(self.pos + from, to - from, &err)),
         }
     }
 
     #[cold]
-    fn utf8_error(&self, run_start: usize, err: &std::str::Utf8Error) -> Error {
+    fn utf8_error(&self, run_start: usize, run_len: usize, err: &std::str::Utf8Error) -> Error {
         let start = run_start + err.valid_up_to();
-        let len = err.error_len().unwrap_or(1);
+        // A sequence cut short by the end of the run covers the rest of the run.
+        let len = err.error_len().unwrap_or(run_len - err.valid_up_to());
         self.error_at(
             codes::INVALID_UTF8,
             "invalid UTF-8 in a string",
@@ -1173,7 +1180,8 @@ impl<S: Input> JsonReader<S> {
                     at + 2
                 },
             ),
-            b'1'..=b'9' => return Err(self.invalid_escape(at)),
+            // `\0` followed by a digit would be an octal escape, which JSON5 excludes.
+            b'0'..=b'9' => return Err(self.invalid_escape(at)),
             0xE2 if matches!(rest.get(at + 2..at + 4), Some([0x80, 0xA8 | 0xA9])) => (None, at + 4),
             _ => {
                 // Any other character escapes to itself.
@@ -1280,7 +1288,7 @@ impl<S: Input> JsonReader<S> {
         if let Payload::Borrowed(from, to) = payload {
             let bytes = &self.input.window()[self.pos + from..self.pos + to];
             if let Err(err) = std::str::from_utf8(bytes) {
-                return Err(self.decorate(self.utf8_error(self.pos + from, &err)));
+                return Err(self.decorate(self.utf8_error(self.pos + from, to - from, &err)));
             }
         }
         Ok(())
@@ -1300,7 +1308,7 @@ impl<S: Input> JsonReader<S> {
                 let bytes = &self.input.window()[start + from..start + to];
                 match std::str::from_utf8(bytes) {
                     Ok(text) => Ok(text),
-                    Err(err) => Err(self.decorate(self.utf8_error(start + from, &err))),
+                    Err(err) => Err(self.decorate(self.utf8_error(start + from, to - from, &err))),
                 }
             }
             _ => Ok(&self.scratch),
@@ -1322,19 +1330,21 @@ impl<S: Input> JsonReader<S> {
                     return Ok(());
                 }
                 let name = String::from_utf8_lossy(key).into_owned();
+                let mut path = self.path();
+                path.push_key(name.clone());
                 let err = self.error_at(
                     codes::DUPLICATE_KEY,
                     format!("duplicate key {name:?} in an object"),
                     self.pos,
                     self.pos + pending.len,
                 );
-                Err(self.decorate(err))
+                Err(err.with_path(path))
             }
         }
     }
 
     /// Consumes the pending token whatever it is, validating it (used by `skip`).
-    fn consume_any(&mut self) -> Result<Entry> {
+    pub(crate) fn consume_any(&mut self) -> Result<Entry> {
         let pending = self.take("a token", |_| true)?;
         match pending.entry {
             Entry::Ended => {

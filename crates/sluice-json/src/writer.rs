@@ -197,6 +197,8 @@ pub struct JsonWriter<W: io::Write> {
     inline_mode: bool,
     /// NDJSON: end each root value with a line break as soon as it is complete.
     line_per_value: bool,
+    /// The final newline was written after the last root value.
+    final_newline_done: bool,
 }
 
 fn misuse(message: impl Into<String>) -> Error {
@@ -215,6 +217,7 @@ impl<W: io::Write> JsonWriter<W> {
             inline_next: false,
             inline_mode: false,
             line_per_value: false,
+            final_newline_done: false,
         }
     }
 
@@ -347,6 +350,7 @@ impl<W: io::Write> JsonWriter<W> {
             None => {
                 self.roots += 1;
                 self.inline_next = false;
+                self.final_newline_done = false;
                 if self.line_per_value {
                     self.out.push(b'\n');
                 }
@@ -687,8 +691,9 @@ impl<W: io::Write> Writer for JsonWriter<W> {
         if self.roots == 0 && !self.options.multiple_values {
             return Err(misuse("no value was written"));
         }
-        if self.options.final_newline && self.roots > 0 && !self.out.ends_with(b"\n") {
+        if self.options.final_newline && self.roots > 0 && !self.final_newline_done {
             self.out.extend_from_slice(self.options.newline.as_bytes());
+            self.final_newline_done = true;
         }
         self.flush()
     }

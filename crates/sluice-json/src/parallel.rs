@@ -1,0 +1,441 @@
+//! NDJSON ingestion across cores.
+//!
+//! A large NDJSON input is cut into blocks at line boundaries; worker threads parse the
+//! records of each block while the calling thread reads the next blocks. Memory stays bounded:
+//! at most `2 × jobs` blocks are in flight, whatever the size of the input. Results are
+//! delivered per block, in input order or as soon as they are ready.
+//!
+//! Each record is read by its own [`JsonReader`] over the record's line (zero copy), and must
+//! hold exactly one value. A bad record is reported with its 1-based line number and absolute
+//! byte offset; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
+//!
+//! Splitting by byte range is also how to scale past one machine: any engine that shards a
+//! file at newline boundaries can run this per shard.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use sluice_core::{Error, Result, SourceText};
+
+use crate::{JsonOptions, JsonReader, SliceInput};
+
+/// How [`ingest_blocks`] and [`ingest_records`] run.
+#[derive(Debug, Clone)]
+pub struct ParallelOptions {
+    /// Worker threads; 0 means one per available core.
+    pub jobs: usize,
+    /// Deliver blocks in input order (`true`, the default) or as soon as each is parsed.
+    pub ordered: bool,
+    /// Collect bad records in [`IngestSummary::errors`] and go on, instead of stopping at the
+    /// first one.
+    pub skip_errors: bool,
+    /// Bytes per block (a record longer than this gets a block of its own).
+    pub block_size: usize,
+    /// How each record is read (strict JSON by default).
+    pub json: JsonOptions,
+}
+
+impl Default for ParallelOptions {
+    fn default() -> ParallelOptions {
+        ParallelOptions {
+            jobs: 0,
+            ordered: true,
+            skip_errors: false,
+            block_size: 1 << 20,
+            json: JsonOptions::strict(),
+        }
+    }
+}
+
+impl ParallelOptions {
+    fn worker_count(&self) -> usize {
+        if self.jobs > 0 {
+            self.jobs
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }
+    }
+}
+
+/// Where a record stands in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordInfo {
+    /// 1-based line number.
+    pub line: u64,
+    /// Absolute byte offset of the record's first byte.
+    pub offset: u64,
+}
+
+/// A record that could not be read.
+#[derive(Debug)]
+pub struct RecordError {
+    /// Where the record is.
+    pub record: RecordInfo,
+    /// What went wrong; its span is relative to the record, and its source is the record's
+    /// line (so [`Error::render`] shows the file's line number).
+    pub error: Error,
+}
+
+/// What a run read.
+#[derive(Debug, Default)]
+pub struct IngestSummary {
+    /// Records read successfully.
+    pub records: u64,
+    /// Bytes of input.
+    pub bytes: u64,
+    /// Bad records, in input order (only with [`ParallelOptions::skip_errors`]).
+    pub errors: Vec<RecordError>,
+}
+
+/// One block of whole lines.
+struct Block {
+    sequence: u64,
+    offset: u64,
+    first_line: u64,
+    bytes: Vec<u8>,
+}
+
+/// What a worker hands back for one block.
+struct Parsed<A> {
+    sequence: u64,
+    accumulator: A,
+    records: u64,
+    errors: Vec<RecordError>,
+}
+
+/// Reads NDJSON from `input` in parallel: `record` is called on a worker thread for each
+/// record with that block's accumulator (made by `new_accumulator`), and `deliver` on the
+/// calling thread with each finished block's accumulator.
+///
+/// ```
+/// use sluice_core::Reader;
+/// use sluice_json::parallel::{ParallelOptions, ingest_blocks};
+/// let input = "{\"n\": 1}\n{\"n\": 2}\n\n{\"n\": 3}\n";
+/// let mut total = 0u64;
+/// let summary = ingest_blocks(
+///     input.as_bytes(),
+///     &ParallelOptions { jobs: 2, ..ParallelOptions::default() },
+///     || 0u64,
+///     |sum, reader, _| {
+///         reader.read_map_root()?;
+///         reader.read_name()?;
+///         *sum += reader.read_u64()?;
+///         reader.read_map_end()
+///     },
+///     |sum| {
+///         total += sum;
+///         Ok(())
+///     },
+/// )?;
+/// assert_eq!((total, summary.records), (6, 3));
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+///
+/// # Errors
+/// An I/O error, an error returned by `deliver`, or (unless errors are skipped) the first bad
+/// record in input order.
+pub fn ingest_blocks<R, A, N, F, D>(
+    input: R,
+    options: &ParallelOptions,
+    new_accumulator: N,
+    record: F,
+    mut deliver: D,
+) -> Result<IngestSummary>
+where
+    R: Read,
+    A: Send,
+    N: Fn() -> A + Sync,
+    F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()> + Sync,
+    D: FnMut(A) -> Result<()>,
+{
+    let jobs = options.worker_count();
+    let (work_tx, work_rx) = mpsc::sync_channel::<Block>(jobs * 2);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let (done_tx, done_rx) = mpsc::channel::<Parsed<A>>();
+    let mut summary = IngestSummary::default();
+
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let work_rx = Arc::clone(&work_rx);
+            let done_tx = done_tx.clone();
+            let (new_accumulator, record) = (&new_accumulator, &record);
+            scope.spawn(move || {
+                loop {
+                    // Hold the lock only to take a block, not while parsing it.
+                    let next = match work_rx.lock() {
+                        Ok(guard) => guard.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(block) = next else { return };
+                    let parsed = parse_block(&block, options, new_accumulator, record);
+                    if done_tx.send(parsed).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+
+        let mut collector = Collector {
+            ordered: options.ordered,
+            skip_errors: options.skip_errors,
+            next_sequence: 0,
+            waiting: BTreeMap::new(),
+            failure: None,
+        };
+        let read_result = split_blocks(input, options.block_size, |block| {
+            summary.bytes += block.bytes.len() as u64;
+            // Hand the block over, delivering finished ones while the queue is full.
+            let mut pending = Some(block);
+            while let Some(block) = pending.take() {
+                match work_tx.try_send(block) {
+                    Ok(()) => {}
+                    Err(mpsc::TrySendError::Full(block)) => {
+                        pending = Some(block);
+                        match done_rx.recv() {
+                            Ok(parsed) => collector.accept(parsed, &mut summary, &mut deliver),
+                            Err(_) => return Err(Error::custom("NDJSON workers stopped")),
+                        }
+                    }
+                    Err(mpsc::TrySendError::Disconnected(_)) => {
+                        return Err(Error::custom("NDJSON workers stopped"));
+                    }
+                }
+            }
+            while let Ok(parsed) = done_rx.try_recv() {
+                collector.accept(parsed, &mut summary, &mut deliver);
+            }
+            // Stop reading once a record has failed and errors are not skipped.
+            if collector.failure.is_some() {
+                return Err(Error::custom("stopped"));
+            }
+            Ok(())
+        });
+        drop(work_tx);
+        for parsed in done_rx {
+            collector.accept(parsed, &mut summary, &mut deliver);
+        }
+        if let Some(failure) = collector.failure.take() {
+            return Err(failure);
+        }
+        read_result
+    })?;
+    summary.errors.sort_by_key(|e| e.record.offset);
+    Ok(summary)
+}
+
+/// Puts finished blocks in order (when asked) and hands them to `deliver`.
+struct Collector<A> {
+    ordered: bool,
+    skip_errors: bool,
+    next_sequence: u64,
+    waiting: BTreeMap<u64, Parsed<A>>,
+    failure: Option<Error>,
+}
+
+impl<A> Collector<A> {
+    fn accept(
+        &mut self,
+        parsed: Parsed<A>,
+        summary: &mut IngestSummary,
+        deliver: &mut impl FnMut(A) -> Result<()>,
+    ) {
+        if !self.ordered {
+            self.finish_block(parsed, summary, deliver);
+            return;
+        }
+        self.waiting.insert(parsed.sequence, parsed);
+        while let Some(parsed) = self.waiting.remove(&self.next_sequence) {
+            self.next_sequence += 1;
+            self.finish_block(parsed, summary, deliver);
+        }
+    }
+
+    fn finish_block(
+        &mut self,
+        mut parsed: Parsed<A>,
+        summary: &mut IngestSummary,
+        deliver: &mut impl FnMut(A) -> Result<()>,
+    ) {
+        if self.failure.is_some() {
+            return;
+        }
+        summary.records += parsed.records;
+        if !self.skip_errors && !parsed.errors.is_empty() {
+            let first = parsed.errors.remove(0);
+            self.failure = Some(first.error.with_note(format!(
+                "in the record on line {} (byte {})",
+                first.record.line, first.record.offset
+            )));
+            return;
+        }
+        summary.errors.append(&mut parsed.errors);
+        if let Err(err) = deliver(parsed.accumulator) {
+            self.failure = Some(err);
+        }
+    }
+}
+
+fn parse_block<A, N, F>(
+    block: &Block,
+    options: &ParallelOptions,
+    new_accumulator: &N,
+    record: &F,
+) -> Parsed<A>
+where
+    N: Fn() -> A,
+    F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()>,
+{
+    let mut accumulator = new_accumulator();
+    let mut records = 0;
+    let mut errors = Vec::new();
+    let mut line_number = block.first_line;
+    let mut start = 0;
+    let bytes = &block.bytes;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..end];
+        let info = RecordInfo {
+            line: line_number,
+            offset: block.offset + start as u64,
+        };
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            let mut reader = JsonReader::from_slice(line).with_options(options.json.clone());
+            let outcome =
+                record(&mut accumulator, &mut reader, info).and_then(|()| reader.finish());
+            match outcome {
+                Ok(()) => records += 1,
+                Err(error) => {
+                    let source = SourceText {
+                        name: format!("line {line_number}"),
+                        text: Arc::from(line),
+                        line_offset: usize::try_from(line_number - 1).unwrap_or(0),
+                    };
+                    errors.push(RecordError {
+                        record: info,
+                        error: error.with_shared_source(source),
+                    });
+                    if !options.skip_errors {
+                        break;
+                    }
+                }
+            }
+        }
+        line_number += 1;
+        start = end + 1;
+    }
+    Parsed {
+        sequence: block.sequence,
+        accumulator,
+        records,
+        errors,
+    }
+}
+
+/// Cuts `input` into blocks of whole lines of about `block_size` bytes.
+fn split_blocks<R: Read>(
+    mut input: R,
+    block_size: usize,
+    mut emit: impl FnMut(Block) -> Result<()>,
+) -> Result<()> {
+    let block_size = block_size.max(1024);
+    let mut carry: Vec<u8> = Vec::new();
+    let mut sequence = 0;
+    let mut offset = 0u64;
+    let mut line = 1u64;
+    let mut at_end = false;
+    while !at_end {
+        let mut bytes = std::mem::take(&mut carry);
+        // Fill until the new bytes hold a line break or the input ends (the carried
+        // remainder never holds one).
+        loop {
+            let filled = bytes.len();
+            bytes.resize(filled + block_size, 0);
+            let got = read_full(&mut input, &mut bytes[filled..]).map_err(Error::io)?;
+            bytes.truncate(filled + got);
+            if got < block_size {
+                at_end = true;
+                break;
+            }
+            if memchr::memrchr(b'\n', &bytes[filled..]).is_some() {
+                break;
+            }
+        }
+        if !at_end && let Some(last) = memchr::memrchr(b'\n', &bytes) {
+            carry = bytes.split_off(last + 1);
+        }
+        if bytes.is_empty() {
+            continue;
+        }
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+        let len = bytes.len() as u64;
+        emit(Block {
+            sequence,
+            offset,
+            first_line: line,
+            bytes,
+        })?;
+        sequence += 1;
+        offset += len;
+        line += lines;
+    }
+    Ok(())
+}
+
+/// Reads until `buffer` is full or the input ends; returns the bytes read.
+fn read_full<R: Read>(input: &mut R, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match input.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Reads every record with `parse` in parallel and hands the results to `sink` on the
+/// calling thread (in input order unless [`ParallelOptions::ordered`] is off).
+///
+/// ```
+/// use sluice_core::Reader;
+/// use sluice_json::parallel::{ParallelOptions, ingest_records};
+/// let input = "1\n2\n3\n";
+/// let mut seen = Vec::new();
+/// ingest_records(input.as_bytes(), &ParallelOptions::default(), |r| r.read_u8(), |n| {
+///     seen.push(n);
+///     Ok(())
+/// })?;
+/// assert_eq!(seen, [1, 2, 3]);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`ingest_blocks`].
+pub fn ingest_records<R, T, P, S>(
+    input: R,
+    options: &ParallelOptions,
+    parse: P,
+    mut sink: S,
+) -> Result<IngestSummary>
+where
+    R: Read,
+    T: Send,
+    P: Fn(&mut JsonReader<SliceInput<'_>>) -> Result<T> + Sync,
+    S: FnMut(T) -> Result<()>,
+{
+    ingest_blocks(
+        input,
+        options,
+        Vec::new,
+        |records: &mut Vec<T>, reader, _| {
+            records.push(parse(reader)?);
+            Ok(())
+        },
+        |records| records.into_iter().try_for_each(&mut sink),
+    )
+}

@@ -1,0 +1,163 @@
+//! NDJSON: records one by one with line numbers, errors, bounded memory, the writer.
+
+mod common;
+
+use common::Trickle;
+use sluice_core::{Entry, Reader, Span, Token, ValueWriter, pipe_value};
+use sluice_json::{Input, NdjsonReader, NdjsonWriter, codes};
+
+fn collect<S: Input>(
+    reader: &mut NdjsonReader<S>,
+) -> sluice_core::Result<Vec<(usize, usize, Vec<Token>)>> {
+    let mut out = Vec::new();
+    while let Some(mut record) = reader.next_record()? {
+        let (line, offset) = (record.line(), record.offset());
+        let tokens = Token::read_all(&mut record)?;
+        assert_eq!(record.peek()?, Entry::Ended);
+        out.push((line, offset, tokens));
+    }
+    Ok(out)
+}
+
+#[test]
+fn records_come_with_line_numbers_and_offsets() {
+    let text = "{\"a\":1}\n\n  [2]\r\n\"three\"\n4";
+    let records = collect(&mut NdjsonReader::from_str(text)).unwrap();
+    let places: Vec<_> = records.iter().map(|(l, o, _)| (*l, *o)).collect();
+    assert_eq!(places, [(1, 0), (3, 11), (4, 16), (5, 24)]);
+    assert_eq!(
+        records[1].2,
+        vec![
+            Token::ArrayRoot(None),
+            Token::Number(sluice_core::OwnedNumber::Text(
+                "2".into(),
+                sluice_core::NumberHint::Integer
+            )),
+            Token::ArrayEnd
+        ]
+    );
+    for chunk in [1, 2, 7] {
+        let mut io = NdjsonReader::from_read(Trickle {
+            bytes: text.as_bytes(),
+            chunk,
+        });
+        assert_eq!(collect(&mut io).unwrap(), records, "{chunk}");
+    }
+    assert!(collect(&mut NdjsonReader::from_str("")).unwrap().is_empty());
+    assert!(
+        collect(&mut NdjsonReader::from_str("\n\n"))
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn two_values_on_one_line_are_an_error() {
+    let err = collect(&mut NdjsonReader::from_str("{}\n1 2\n")).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::TRAILING_TOKEN, Some(Span::new(5, 6)))
+    );
+}
+
+#[test]
+fn errors_inside_a_record_name_the_record_and_keep_absolute_spans() {
+    let text = "{\"ok\":1}\n{\"ok\":2}\n{\"bad\" 3}\n";
+    for chunk in [1, 4096] {
+        let mut reader = NdjsonReader::from_read(Trickle {
+            bytes: text.as_bytes(),
+            chunk,
+        });
+        let err = collect(&mut reader).unwrap_err();
+        assert_eq!(
+            (err.code(), err.span()),
+            (codes::EXPECT_COLON, Some(Span::new(25, 26)))
+        );
+        assert!(
+            err.notes().iter().any(|n| n.contains("record 3 (line 3)")),
+            "{:?}",
+            err.notes()
+        );
+    }
+}
+
+#[test]
+fn an_unfinished_record_is_skipped_and_checked() {
+    let mut reader = NdjsonReader::from_str("{\"a\":[1,2,3]}\n{\"b\":2}\n[1 2]\n");
+    let mut first = reader.next_record().unwrap().unwrap();
+    first.read_map_root().unwrap();
+    assert_eq!(first.read_name().unwrap(), "a");
+    let mut second = reader.next_record().unwrap().unwrap();
+    assert_eq!(second.line(), 2);
+    assert_eq!(second.read_map_root().unwrap(), None);
+    assert_eq!(reader.next_record().unwrap().unwrap().line(), 3);
+    assert_eq!(
+        reader.next_record().unwrap_err().code(),
+        codes::EXPECT_COMMA
+    );
+}
+
+#[test]
+fn a_record_refuses_reads_past_its_end() {
+    let mut reader = NdjsonReader::from_str("1\n2\n");
+    let mut record = reader.next_record().unwrap().unwrap();
+    assert_eq!(record.read_u8().unwrap(), 1);
+    assert_eq!(record.peek().unwrap(), Entry::Ended);
+    assert!(record.read_u8().is_err());
+    assert_eq!(reader.next_record().unwrap().unwrap().read_u8().unwrap(), 2);
+}
+
+#[test]
+fn corpus_files_read_the_same_on_both_paths_and_round_trip_through_the_writer() {
+    for (file, count) in [
+        ("ndjson/wikipedia-articles.ndjson", 1000),
+        ("ndjson/nginxplus-status.ndjson", 500),
+    ] {
+        let Some(path) = sluice_core::testing::corpus_file(file) else {
+            return;
+        };
+        let bytes = std::fs::read(path).unwrap();
+        let records = collect(&mut NdjsonReader::from_slice(&bytes)).unwrap();
+        assert_eq!(records.len(), count);
+        assert!(
+            records.iter().enumerate().all(|(i, r)| r.0 == i + 1),
+            "one record per line"
+        );
+        let io = collect(&mut NdjsonReader::from_read(&bytes[..])).unwrap();
+        assert_eq!(io, records);
+
+        let mut writer = NdjsonWriter::new(Vec::new());
+        let mut reader = NdjsonReader::from_slice(&bytes);
+        while let Some(mut record) = reader.next_record().unwrap() {
+            pipe_value(&mut record, &mut writer).unwrap();
+        }
+        assert_eq!(writer.records_written(), count);
+        let out = writer.into_inner().unwrap();
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), count);
+        let again = collect(&mut NdjsonReader::from_slice(&out)).unwrap();
+        let tokens =
+            |r: &Vec<(usize, usize, Vec<Token>)>| r.iter().map(|x| x.2.clone()).collect::<Vec<_>>();
+        assert_eq!(tokens(&again), tokens(&records));
+    }
+}
+
+#[test]
+fn the_writer_ends_every_record_with_a_line_break_immediately() {
+    let mut writer = NdjsonWriter::new(Vec::new());
+    pipe_value(
+        &mut sluice_json::JsonReader::from_str("{\"a\": [1, 2]}"),
+        &mut writer,
+    )
+    .unwrap();
+    sluice_core::Writer::write_str(&mut writer, "x").unwrap();
+    assert_eq!(writer.into_inner().unwrap(), b"{\"a\":[1,2]}\n\"x\"\n");
+    let mut value = ValueWriter::new();
+    pipe_value(
+        &mut NdjsonReader::from_str("[1]")
+            .next_record()
+            .unwrap()
+            .unwrap(),
+        &mut value,
+    )
+    .unwrap();
+}

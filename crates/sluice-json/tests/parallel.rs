@@ -1,0 +1,199 @@
+//! Parallel NDJSON ingestion: order, error lines, skip mode, block boundaries.
+
+use sluice_core::{Reader, Value, ValueWriter, pipe_value};
+use sluice_json::codes;
+use sluice_json::parallel::{ParallelOptions, ingest_blocks, ingest_records};
+
+fn records(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("{{\"id\":{i},\"name\":\"record {i}\",\"tags\":[\"a\",\"b\"]}}\n"))
+        .collect()
+}
+
+fn small_blocks(jobs: usize) -> ParallelOptions {
+    ParallelOptions {
+        jobs,
+        block_size: 1024,
+        ..ParallelOptions::default()
+    }
+}
+
+fn read_id(
+    reader: &mut sluice_json::JsonReader<sluice_json::SliceInput<'_>>,
+) -> sluice_core::Result<u64> {
+    reader.read_map_root()?;
+    reader.read_name()?;
+    let id = reader.read_u64()?;
+    while reader.peek()? != sluice_core::Entry::MapEnd {
+        reader.read_name()?;
+        reader.skip()?;
+    }
+    reader.read_map_end()?;
+    Ok(id)
+}
+
+#[test]
+fn ordered_results_come_in_input_order_across_many_blocks() {
+    let input = records(5000);
+    let mut ids = Vec::new();
+    let summary = ingest_records(input.as_bytes(), &small_blocks(2), read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(summary.records, 5000);
+    assert_eq!(summary.bytes, input.len() as u64);
+    assert_eq!(ids, (0..5000).collect::<Vec<u64>>());
+}
+
+#[test]
+fn unordered_results_are_all_delivered() {
+    let input = records(3000);
+    let mut ids = Vec::new();
+    let options = ParallelOptions {
+        ordered: false,
+        ..small_blocks(3)
+    };
+    ingest_records(input.as_bytes(), &options, read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..3000).collect::<Vec<u64>>());
+}
+
+#[test]
+fn the_first_bad_record_stops_the_run_with_its_line() {
+    let mut input = records(4000);
+    // Break the record on line 2500: `"id":2499` becomes `"id":2499,,`.
+    let needle = "{\"id\":2499,";
+    let at = input.find(needle).unwrap() + needle.len();
+    input.insert(at, ',');
+    let err = ingest_records(input.as_bytes(), &small_blocks(2), read_id, |_| Ok(())).unwrap_err();
+    assert_eq!(err.code(), codes::EXPECT_KEY);
+    assert_eq!(err.line_column().map(|p| p.line), Some(2500));
+    // The span is inside the record's own line: at the second comma.
+    assert_eq!(err.span().map(|s| s.start), Some(needle.len()));
+}
+
+#[test]
+fn skip_mode_collects_bad_records_with_line_and_offset() {
+    let input = "{\"id\":0}\nnot json\n{\"id\":2}\n[1,]\n{\"id\":4}\n";
+    let options = ParallelOptions {
+        skip_errors: true,
+        ..small_blocks(2)
+    };
+    let mut ids = Vec::new();
+    let summary = ingest_records(input.as_bytes(), &options, read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(ids, [0, 2, 4]);
+    assert_eq!(summary.records, 3);
+    let lines: Vec<u64> = summary.errors.iter().map(|e| e.record.line).collect();
+    assert_eq!(lines, [2, 4]);
+    assert_eq!(summary.errors[0].record.offset, 9);
+    assert_eq!(
+        summary.errors[1].record.offset,
+        input.find("[1,]").unwrap() as u64
+    );
+    assert!(summary.errors[1].error.render().contains("4 | [1,]"));
+}
+
+#[test]
+fn a_record_must_hold_exactly_one_value() {
+    let input = "{\"id\":1} {\"id\":2}\n";
+    let err = ingest_records(
+        input.as_bytes(),
+        &ParallelOptions::default(),
+        read_id,
+        |_| Ok(()),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), codes::TRAILING_TOKEN);
+}
+
+#[test]
+fn blank_lines_crlf_and_a_missing_final_newline_are_fine() {
+    let input = "{\"id\":1}\r\n\r\n  \n{\"id\":2}\r\n{\"id\":3}";
+    let mut ids = Vec::new();
+    let summary = ingest_records(input.as_bytes(), &small_blocks(2), read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(ids, [1, 2, 3]);
+    assert_eq!(summary.records, 3);
+}
+
+#[test]
+fn a_record_longer_than_a_block_gets_a_block_of_its_own() {
+    let long = "x".repeat(10_000);
+    let input = format!("{{\"id\":1}}\n{{\"id\":2,\"long\":\"{long}\"}}\n{{\"id\":3}}\n");
+    let mut ids = Vec::new();
+    ingest_records(input.as_bytes(), &small_blocks(2), read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(ids, [1, 2, 3]);
+}
+
+#[test]
+fn one_and_two_workers_give_the_same_values_on_the_corpus() {
+    let Some(path) = sluice_core::testing::corpus_file("ndjson/nginxplus-status.ndjson") else {
+        return;
+    };
+    let bytes = std::fs::read(path).unwrap();
+    let collect = |jobs| {
+        let mut values: Vec<Value> = Vec::new();
+        let options = ParallelOptions {
+            jobs,
+            block_size: 64 * 1024,
+            ..ParallelOptions::default()
+        };
+        let summary = ingest_records(
+            bytes.as_slice(),
+            &options,
+            |reader| {
+                let mut writer = ValueWriter::new();
+                pipe_value(reader, &mut writer)?;
+                writer.into_value()
+            },
+            |value| {
+                values.push(value);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(summary.records, 500);
+        values
+    };
+    assert_eq!(collect(1), collect(2));
+}
+
+#[test]
+fn block_accumulators_fold_per_worker() {
+    let input = records(1000);
+    let mut total = 0u64;
+    let mut blocks = 0;
+    ingest_blocks(
+        input.as_bytes(),
+        &small_blocks(2),
+        || 0u64,
+        |sum, reader, _| {
+            *sum += read_id(reader)?;
+            Ok(())
+        },
+        |sum| {
+            total += sum;
+            blocks += 1;
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(total, (0..1000).sum::<u64>());
+    assert!(blocks > 10, "{blocks} blocks");
+}

@@ -1,0 +1,92 @@
+//! Property tests: any value written (condensed or pretty) reads back equal; any bytes are
+//! read without a panic, with the same outcome on the slice and `io::Read` paths.
+
+mod common;
+
+use proptest::prelude::*;
+use sluice_core::testing::{normalize, read_checked};
+use sluice_core::{OwnedNumber, Token, Value, ValueReader};
+use sluice_json::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
+
+/// `normalize` keeps a non-negative `I128` beyond 64 bits as `I128`, while the same digits
+/// read from text become `U128`: compare such values as `U128`.
+fn canon(tokens: &[Token]) -> Vec<Token> {
+    normalize(tokens)
+        .into_iter()
+        .map(|t| match t {
+            Token::Number(OwnedNumber::I128(v)) if v >= 0 => {
+                Token::Number(OwnedNumber::U128(v.unsigned_abs()))
+            }
+            other => other,
+        })
+        .collect()
+}
+
+fn number() -> impl Strategy<Value = OwnedNumber> {
+    prop_oneof![
+        any::<i64>().prop_map(OwnedNumber::I64),
+        any::<u64>().prop_map(OwnedNumber::U64),
+        any::<i128>().prop_map(OwnedNumber::I128),
+        any::<u128>().prop_map(OwnedNumber::U128),
+        any::<f64>()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(OwnedNumber::F64),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        any::<String>().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::btree_map(any::<String>(), inner, 0..8).prop_map(|m| Value::Map(
+                m.into_iter().map(|(k, v)| (Value::String(k), v)).collect()
+            )),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_value_written_reads_back_equal(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
+        let tokens = Token::read_all(&mut ValueReader::new(&value)).unwrap();
+        let options = WriterOptions {
+            escape_non_ascii: ascii,
+            ..if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() }
+        };
+        let mut writer = JsonWriter::new(Vec::new(), options);
+        Token::write_all(&tokens, &mut writer).unwrap();
+        let text = writer.into_string().unwrap();
+        let back = read_checked(&mut JsonReader::from_str(&text)).unwrap();
+        prop_assert_eq!(canon(&back), canon(&tokens));
+        let io = common::read_trickle(text.as_bytes(), 3, &JsonOptions::strict()).unwrap();
+        prop_assert_eq!(io, back);
+    }
+
+    #[test]
+    fn any_bytes_read_without_panic_and_both_paths_agree(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        for options in [JsonOptions::strict(), JsonOptions::relaxed(), JsonOptions::ndjson(), JsonOptions::json5()] {
+            let slice = common::outcome(common::read_slice(&bytes, &options));
+            let io = common::outcome(common::read_trickle(&bytes, 1, &options));
+            prop_assert_eq!(slice, io);
+        }
+    }
+
+    #[test]
+    fn json_like_text_reads_without_panic_and_both_paths_agree(
+        text in "[\\[\\]{}:,\"\\\\ 0-9a-fA-FeExu.+\\-/*\n\r\t'INT]{0,48}"
+    ) {
+        for options in [JsonOptions::strict(), JsonOptions::json5()] {
+            let slice = common::outcome(common::read_slice(text.as_bytes(), &options));
+            let io = common::outcome(common::read_trickle(text.as_bytes(), 1, &options));
+            prop_assert_eq!(slice, io);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! The reader: error codes and spans (identical on the slice and `io::Read` paths), paths,
+//! the reader contract, depth limits, skipping, zero copy.
+
+mod common;
+
+use common::{outcome, read_slice, read_trickle};
+use sluice_core::testing::read_checked;
+use sluice_core::{Entry, NumberHint, Reader, Span, Token, codes as core_codes};
+use sluice_json::{JsonOptions, JsonReader, codes};
+
+fn strict() -> JsonOptions {
+    JsonOptions::strict()
+}
+
+/// Reads `input` on every path and checks that each fails with `code` at `span`.
+#[track_caller]
+fn assert_error(
+    input: &[u8],
+    options: &JsonOptions,
+    code: sluice_core::ErrorCode,
+    span: (usize, usize),
+) {
+    let slice = read_slice(input, options);
+    let err = slice.as_ref().expect_err("input must be rejected");
+    assert_eq!(
+        (err.code(), err.span()),
+        (code, Some(Span::new(span.0, span.1))),
+        "{:?}: {err}",
+        String::from_utf8_lossy(input)
+    );
+    for chunk in [1, 3, 64] {
+        assert_eq!(
+            outcome(read_trickle(input, chunk, options)),
+            outcome(read_slice(input, options)),
+            "io path, {chunk}-byte reads, {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
+#[test]
+fn syntax_errors_have_codes_and_exact_spans() {
+    let o = strict();
+    assert_error(b"[1 2]", &o, codes::EXPECT_COMMA, (3, 4));
+    assert_error(b"{\"a\":1 \"b\":2}", &o, codes::EXPECT_COMMA, (7, 10));
+    assert_error(b"{\"a\" 1}", &o, codes::EXPECT_COLON, (5, 6));
+    assert_error(b"{1:2}", &o, codes::EXPECT_KEY, (1, 2));
+    assert_error(b"{\"a\":1,}", &o, codes::EXPECT_KEY, (7, 8));
+    assert_error(b"[tru]", &o, codes::UNEXPECTED_TOKEN, (1, 4));
+    assert_error(b"[1,]", &o, codes::UNEXPECTED_TOKEN, (3, 4));
+    assert_error(b"[}", &o, codes::UNEXPECTED_TOKEN, (1, 2));
+    assert_error(b"/**/1", &o, codes::UNEXPECTED_TOKEN, (0, 1));
+    assert_error("[é]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 3));
+    assert_error(b"\"abc", &o, codes::UNCLOSED_STRING, (0, 4));
+    assert_error(b"[\"a\\", &o, codes::UNCLOSED_STRING, (1, 4));
+    assert_error(b"\"\\x\"", &o, codes::INVALID_ESCAPE, (1, 3));
+    assert_error(b"\"\\u12G4\"", &o, codes::INVALID_ESCAPE, (1, 6));
+    assert_error(b"[01]", &o, codes::INVALID_NUMBER, (1, 3));
+    assert_error(b"[1.]", &o, codes::INVALID_NUMBER, (1, 3));
+    assert_error(b"-", &o, codes::INVALID_NUMBER, (0, 1));
+    assert_error(b"[1.5e]", &o, codes::INVALID_NUMBER, (1, 5));
+    assert_error(b"[2.e3]", &o, codes::INVALID_NUMBER, (1, 5));
+    assert_error(b"{\"a\":1,\"a\":2}", &o, codes::DUPLICATE_KEY, (7, 10));
+    assert_error(b"[1] 2", &o, codes::TRAILING_TOKEN, (4, 5));
+    assert_error(b"{} x", &o, codes::TRAILING_TOKEN, (3, 4));
+    assert_error(b"[1,", &o, codes::UNEXPECTED_EOF, (3, 3));
+    assert_error(b"", &o, codes::UNEXPECTED_EOF, (0, 0));
+    assert_error(b"  ", &o, codes::UNEXPECTED_EOF, (2, 2));
+    assert_error(b"{\"a\"", &o, codes::UNEXPECTED_EOF, (4, 4));
+    assert_error(b"[\"\xff\"]", &o, codes::INVALID_UTF8, (2, 3));
+    assert_error(b"[\"ab\xc3\"]", &o, codes::INVALID_UTF8, (4, 5));
+    assert_error(b"[\"\\n\xe2\x82\"]", &o, codes::INVALID_UTF8, (4, 6));
+    assert_error(b"[\"a\x01\"]", &o, codes::CONTROL_CHARACTER, (3, 4));
+    assert_error(b"\"a\nb\"", &o, codes::CONTROL_CHARACTER, (2, 3));
+    assert_error(b"[\"\\ud800\"]", &o, codes::LONE_SURROGATE, (2, 8));
+    assert_error(b"[\"\\udc00\\ud800\"]", &o, codes::LONE_SURROGATE, (2, 8));
+    assert_error(b"[\"\\ud800\\u0041\"]", &o, codes::LONE_SURROGATE, (2, 8));
+    let deep = "[".repeat(129);
+    assert_error(deep.as_bytes(), &o, codes::DEPTH_EXCEEDED, (128, 129));
+    let options = JsonOptions {
+        scalar_root: false,
+        ..strict()
+    };
+    assert_error(b" 12", &options, codes::SCALAR_ROOT, (1, 3));
+    assert_error(b"\"s\"", &options, codes::SCALAR_ROOT, (0, 3));
+}
+
+#[test]
+fn errors_carry_the_data_path() {
+    let cases = [
+        (r#"{"a":[1,{"b":tru}]}"#, "$.a[1].b"),
+        (r#"[0,1,2 3]"#, "$[3]"),
+        (r#"{"x":{"y":1,"y":2}}"#, "$.x.y"),
+        (r#"{"odd key":[[], [x]]}"#, r#"$["odd key"][1][0]"#),
+    ];
+    for (input, path) in cases {
+        let err = read_slice(input.as_bytes(), &strict()).unwrap_err();
+        assert_eq!(
+            err.path().map(ToString::to_string).as_deref(),
+            Some(path),
+            "{input}"
+        );
+    }
+}
+
+#[test]
+fn rendered_errors_point_at_line_and_column() {
+    let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
+    let err = read_slice(text.as_bytes(), &strict())
+        .unwrap_err()
+        .with_source_text("config.json", text);
+    let rendered = err.render();
+    assert!(rendered.contains("json/ExpectColon"), "{rendered}");
+    assert!(rendered.contains("config.json:3:7"), "{rendered}");
+}
+
+#[test]
+fn the_reader_contract_holds_on_assorted_documents() {
+    let docs = [
+        r#"{"a":[1,-2,3.5,"x",true,false,null,{},[]],"b":{"c":"\u00e9\n"}}"#,
+        "[]",
+        "\"lonely\"",
+        "-0.0e-0",
+        "  {\"k\" : [ 1 , 2 ] }  ",
+    ];
+    for doc in docs {
+        let tokens = read_checked(&mut JsonReader::from_str(doc)).unwrap();
+        assert!(!tokens.is_empty());
+        let mut io = JsonReader::from_read(common::Trickle {
+            bytes: doc.as_bytes(),
+            chunk: 1,
+        });
+        assert_eq!(read_checked(&mut io).unwrap(), tokens, "{doc}");
+    }
+}
+
+#[test]
+fn numbers_keep_their_text_and_hint() {
+    let mut reader = JsonReader::from_str("[12, -3, 4.50, 1E+2, 18446744073709551616]");
+    reader.read_array_root().unwrap();
+    let expect = [
+        ("12", NumberHint::Integer),
+        ("-3", NumberHint::NegInteger),
+        ("4.50", NumberHint::Float),
+        ("1E+2", NumberHint::Float),
+        ("18446744073709551616", NumberHint::Integer),
+    ];
+    for (text, hint) in expect {
+        assert_eq!(reader.peek().unwrap(), Entry::Number(hint));
+        let number = reader.read_number().unwrap();
+        assert_eq!((number.as_text(), number.hint()), (Some(text), hint));
+    }
+    let mut reader = JsonReader::from_str("[300, 1.5, 18446744073709551616]");
+    reader.read_array_root().unwrap();
+    assert_eq!(
+        reader.read_i8().unwrap_err().code(),
+        core_codes::NUMBER_OUT_OF_RANGE
+    );
+    assert_eq!(reader.span(), Span::new(1, 4));
+    assert_eq!(
+        reader.read_i64().unwrap_err().code(),
+        core_codes::NUMBER_NOT_INTEGER
+    );
+    assert_eq!(reader.read_u128().unwrap(), 1u128 << 64);
+}
+
+#[test]
+fn strings_without_escapes_are_borrowed_from_the_input() {
+    let text = r#"["plain", "esc\"aped"]"#;
+    let mut reader = JsonReader::from_str(text);
+    reader.read_array_root().unwrap();
+    let plain = reader.read_str().unwrap();
+    let range = text.as_bytes().as_ptr_range();
+    assert!(range.contains(&plain.as_ptr()), "borrowed from the input");
+    assert_eq!(reader.read_str().unwrap(), "esc\"aped");
+}
+
+#[test]
+fn surrogate_pairs_decode() {
+    let mut reader = JsonReader::from_str(r#""\ud83d\ude00 \u00e9 \u0000""#);
+    assert_eq!(reader.read_str().unwrap(), "😀 é \0");
+}
+
+#[test]
+fn deep_nesting_never_overflows_the_stack() {
+    let depth = 200_000;
+    let doc = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let err = read_slice(doc.as_bytes(), &strict()).unwrap_err();
+    assert_eq!(err.code(), codes::DEPTH_EXCEEDED);
+    let options = JsonOptions {
+        max_depth: depth,
+        ..strict()
+    };
+    let tokens = read_slice(doc.as_bytes(), &options).unwrap();
+    assert_eq!(tokens.len(), 2 * depth);
+    let mut reader = JsonReader::from_str(&doc).with_options(options);
+    reader.skip().unwrap();
+    reader.finish().unwrap();
+}
+
+#[test]
+fn max_depth_is_exact() {
+    let options = JsonOptions {
+        max_depth: 3,
+        ..strict()
+    };
+    read_slice(b"[{\"a\":[]}]", &options).unwrap();
+    let err = read_slice(b"[{\"a\":[[]]}]", &options).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::DEPTH_EXCEEDED, Some(Span::new(7, 8)))
+    );
+}
+
+#[test]
+fn skip_skips_whole_values_and_still_validates() {
+    let mut reader = JsonReader::from_str(r#"{"a":[1,{"b":[2]}],"c":3}"#);
+    reader.read_map_root().unwrap();
+    assert_eq!(reader.read_name().unwrap(), "a");
+    reader.skip().unwrap();
+    assert_eq!(reader.read_name().unwrap(), "c");
+    assert_eq!(reader.read_u8().unwrap(), 3);
+    let mut reader = JsonReader::from_str(r#"[{"a":1,"a":2}]"#);
+    assert_eq!(reader.skip().unwrap_err().code(), codes::DUPLICATE_KEY);
+    let mut reader = JsonReader::from_slice(b"[\"\xff\"]");
+    assert_eq!(reader.skip().unwrap_err().code(), codes::INVALID_UTF8);
+}
+
+#[test]
+fn finish_reports_unread_tokens_and_trailing_input() {
+    let mut reader = JsonReader::from_str("[1]");
+    assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_TOKEN);
+    let mut reader = JsonReader::from_str("[1] // no");
+    reader.skip().unwrap();
+    assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_TOKEN);
+    let mut reader = JsonReader::from_str(" [1] \r\n\t");
+    reader.skip().unwrap();
+    reader.finish().unwrap();
+    assert_eq!(reader.peek().unwrap(), Entry::Ended);
+    assert_eq!(
+        reader.read_null().unwrap_err().code(),
+        core_codes::UNEXPECTED_ENTRY
+    );
+}
+
+#[test]
+fn a_utf8_byte_order_mark_is_skipped_and_spans_stay_absolute() {
+    let err = read_slice(b"\xEF\xBB\xBF[1 2]", &strict()).unwrap_err();
+    assert_eq!(err.span(), Some(Span::new(6, 7)));
+    assert_eq!(
+        read_slice(b"\xEF\xBB\xBF{}", &strict()).unwrap(),
+        vec![Token::MapRoot(None), Token::MapEnd]
+    );
+}
+
+#[test]
+fn io_path_memory_stays_bounded_on_a_long_stream() {
+    // 40 MB of records, produced on the fly.
+    struct Records {
+        left: usize,
+        line: Vec<u8>,
+        at: usize,
+    }
+    impl std::io::Read for Records {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.at == self.line.len() {
+                if self.left == 0 {
+                    return Ok(0);
+                }
+                self.left -= 1;
+                self.at = 0;
+            }
+            let n = buf.len().min(self.line.len() - self.at);
+            buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+    let line =
+        br#"{"id":12345,"name":"a record of some length","tags":["x","y"],"v":1.5}"#.to_vec();
+    let mut line = line;
+    line.push(b'\n');
+    let count = 40_000_000 / line.len();
+    let source = Records {
+        left: count,
+        at: line.len(),
+        line,
+    };
+    let mut reader = JsonReader::from_read(source).with_options(JsonOptions::ndjson());
+    let mut values = 0;
+    while reader.peek().unwrap() != Entry::Ended {
+        reader.skip().unwrap();
+        values += 1;
+    }
+    assert_eq!(values, count);
+    assert_eq!(reader.into_input().capacity(), sluice_json::IO_WINDOW);
+}

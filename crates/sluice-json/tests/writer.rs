@@ -1,0 +1,372 @@
+//! The writer: layout, numbers, escaping, structure checks, conversions, round trips.
+
+mod common;
+
+use sluice_core::testing::{Features, normalize, read_checked, sample_tokens};
+use sluice_core::{Ext, Number, NumberHint, Reader, Token, Writer, codes as core_codes, pipe};
+use sluice_json::{
+    BlobMode, ExtMode, JsonOptions, JsonReader, JsonWriter, NonFinite, WriterOptions, codes,
+};
+
+fn write(tokens: &[Token], options: WriterOptions) -> sluice_core::Result<String> {
+    let mut writer = JsonWriter::new(Vec::new(), options);
+    Token::write_all(tokens, &mut writer)?;
+    writer.into_string()
+}
+
+fn condensed(tokens: &[Token]) -> String {
+    write(tokens, WriterOptions::condensed()).expect("writes")
+}
+
+fn num(number: Number<'_>) -> Token {
+    Token::Number(number.to_owned_number())
+}
+
+#[test]
+fn nativejson_roundtrip_files_come_back_byte_identical() {
+    let Some(dir) = sluice_core::testing::corpus_file("roundtrip") else {
+        return;
+    };
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let mut reader = JsonReader::from_slice(&bytes);
+        let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+        pipe(&mut reader, &mut writer).unwrap();
+        reader.finish().unwrap();
+        let out = writer.into_inner().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&bytes),
+            "{}",
+            path.display()
+        );
+        count += 1;
+    }
+    assert_eq!(count, 27);
+}
+
+#[test]
+fn the_core_sample_stream_survives_write_then_read_in_every_layout() {
+    let tokens = sample_tokens(Features::JSON);
+    for options in [
+        WriterOptions::condensed(),
+        WriterOptions::pretty(),
+        WriterOptions {
+            escape_non_ascii: true,
+            nested_on_new_line: true,
+            indent: "\t".into(),
+            newline: "\r\n".into(),
+            ..WriterOptions::pretty()
+        },
+    ] {
+        let text = write(&tokens, options.clone()).unwrap();
+        if options.escape_non_ascii {
+            assert!(text.is_ascii(), "{text}");
+        }
+        let back = read_checked(&mut JsonReader::from_str(&text)).unwrap();
+        assert_eq!(normalize(&back), normalize(&tokens), "{options:?}\n{text}");
+    }
+}
+
+#[test]
+fn floats_are_shortest_round_trip_for_both_widths() {
+    let tokens = [
+        Token::ArrayRoot(None),
+        num(Number::F32(1.1)),
+        num(Number::F64(1.1)),
+        num(Number::F64(0.1)),
+        num(Number::F64(1e300)),
+        num(Number::F64(-0.0)),
+        num(Number::F64(5e-324)),
+        num(Number::F32(f32::MAX)),
+        num(Number::F64(2.5)),
+        Token::ArrayEnd,
+    ];
+    let text = condensed(&tokens);
+    let mut reader = JsonReader::from_str(&text);
+    reader.read_array_root().unwrap();
+    assert_eq!(
+        reader.read_number().unwrap().as_text(),
+        Some("1.1"),
+        "{text}"
+    );
+    assert_eq!(reader.read_number().unwrap().as_text(), Some("1.1"));
+    assert_eq!(reader.read_number().unwrap().as_text(), Some("0.1"));
+    assert_eq!(reader.read_f64().unwrap(), 1e300);
+    assert_eq!(reader.read_f64().unwrap().to_bits(), (-0.0f64).to_bits());
+    assert_eq!(reader.read_f64().unwrap(), 5e-324);
+    assert_eq!(reader.read_f32().unwrap(), f32::MAX);
+    assert_eq!(reader.read_number().unwrap().as_text(), Some("2.5"));
+}
+
+#[test]
+fn integers_are_exact_up_to_128_bits() {
+    let tokens = [
+        Token::ArrayRoot(None),
+        num(Number::I64(i64::MIN)),
+        num(Number::U64(u64::MAX)),
+        num(Number::I128(i128::MIN)),
+        num(Number::U128(u128::MAX)),
+        Token::ArrayEnd,
+    ];
+    assert_eq!(
+        condensed(&tokens),
+        "[-9223372036854775808,18446744073709551615,\
+         -170141183460469231731687303715884105728,340282366920938463463374607431768211455]"
+    );
+}
+
+#[test]
+fn number_text_is_written_verbatim_and_checked() {
+    let tokens = [
+        Token::ArrayRoot(None),
+        num(Number::Text("1.50000000000000000001", NumberHint::Float)),
+        num(Number::Text("-0", NumberHint::NegInteger)),
+        num(Number::Text(
+            "123456789012345678901234567890",
+            NumberHint::Integer,
+        )),
+        Token::ArrayEnd,
+    ];
+    assert_eq!(
+        condensed(&tokens),
+        "[1.50000000000000000001,-0,123456789012345678901234567890]"
+    );
+    let mut writer = JsonWriter::condensed(Vec::new());
+    let err = writer
+        .write_number(Number::Text("0x10", NumberHint::Integer))
+        .unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_NUMBER_TEXT);
+}
+
+#[test]
+fn every_control_character_is_escaped_and_reads_back() {
+    let all: String = (0u8..0x20)
+        .map(char::from)
+        .chain("\"\\/é😀".chars())
+        .collect();
+    let text = condensed(&[Token::String(all.clone())]);
+    assert!(text.bytes().all(|b| b >= 0x20), "{text:?}");
+    assert!(text.starts_with(r#""\u0000\u0001"#), "{text}");
+    assert!(text.contains(r#"\b\t\n\u000b\f\r"#), "{text}");
+    let mut reader = JsonReader::from_str(&text);
+    assert_eq!(reader.read_str().unwrap(), all);
+
+    let ascii = write(
+        &[Token::String("é😀".into())],
+        WriterOptions {
+            escape_non_ascii: true,
+            ..WriterOptions::condensed()
+        },
+    )
+    .unwrap();
+    assert_eq!(ascii, r#""\u00e9\ud83d\ude00""#);
+    assert_eq!(JsonReader::from_str(&ascii).read_str().unwrap(), "é😀");
+}
+
+#[test]
+fn pretty_layout_is_exact() {
+    let text = r#"{"a":[1,{"b":null},[]],"c":{},"d":"x"}"#;
+    let mut writer = JsonWriter::pretty(Vec::new());
+    pipe(&mut JsonReader::from_str(text), &mut writer).unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    },\n    []\n  ],\n  \"c\": {},\n  \"d\": \"x\"\n}"
+    );
+    let options = WriterOptions {
+        nested_on_new_line: true,
+        final_newline: true,
+        ..WriterOptions::pretty()
+    };
+    let mut writer = JsonWriter::new(Vec::new(), options);
+    pipe(&mut JsonReader::from_str(r#"{"a":[1]}"#), &mut writer).unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "{\n  \"a\":\n  [\n    1\n  ]\n}\n"
+    );
+}
+
+#[test]
+fn inline_overrides_are_scoped() {
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_array_root(None).unwrap();
+    writer.set_inline(true);
+    writer.write_map_root(None).unwrap();
+    writer.set_inline(false); // the open object stays inline to its end
+    writer.write_name("x").unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(1).unwrap();
+    writer.write_u64(2).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_name("y").unwrap();
+    writer.write_bool(true).unwrap();
+    writer.write_map_end().unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_null().unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_array_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "[\n  {\"x\": [1, 2], \"y\": true},\n  [\n    null\n  ]\n]"
+    );
+}
+
+#[test]
+fn misuse_is_an_invalid_structure_error() {
+    type Step = fn(&mut JsonWriter<Vec<u8>>) -> sluice_core::Result<()>;
+    let cases: [(&str, Step); 7] = [
+        ("key in array", |w| {
+            w.write_array_root(None)?;
+            w.write_name("k")
+        }),
+        ("key at root", |w| w.write_name("k")),
+        ("end of the wrong kind", |w| {
+            w.write_array_root(None)?;
+            w.write_map_end()
+        }),
+        ("end with no root", |w| w.write_array_end()),
+        ("key without value", |w| {
+            w.write_map_root(None)?;
+            w.write_name("k")?;
+            w.write_map_end()
+        }),
+        ("container as key", |w| {
+            w.write_map_root(None)?;
+            w.write_array_root(None)
+        }),
+        ("second root", |w| {
+            w.write_null()?;
+            w.write_null()
+        }),
+    ];
+    for (what, steps) in cases {
+        let mut writer = JsonWriter::condensed(Vec::new());
+        let err = steps(&mut writer).expect_err(what);
+        assert_eq!(err.code(), core_codes::INVALID_STRUCTURE, "{what}");
+    }
+    let mut writer = JsonWriter::condensed(Vec::new());
+    writer.write_map_root(None).unwrap();
+    assert_eq!(
+        writer.finish().unwrap_err().code(),
+        core_codes::INVALID_STRUCTURE
+    );
+    let mut empty = JsonWriter::condensed(Vec::new());
+    assert_eq!(
+        empty.finish().unwrap_err().code(),
+        core_codes::INVALID_STRUCTURE
+    );
+}
+
+#[test]
+fn scalar_keys_are_written_as_their_text_in_quotes() {
+    let tokens = [
+        Token::MapRoot(None),
+        num(Number::U64(1)),
+        Token::String("one".into()),
+        Token::Bool(true),
+        Token::Null,
+        Token::Null,
+        num(Number::F64(1.5)),
+        Token::String("s".into()),
+        num(Number::I64(-2)),
+        Token::MapEnd,
+    ];
+    assert_eq!(
+        condensed(&tokens),
+        r#"{"1":"one","true":null,"null":1.5,"s":-2}"#
+    );
+}
+
+#[test]
+fn non_finite_floats_follow_the_option() {
+    let tokens = [
+        Token::ArrayRoot(None),
+        num(Number::F64(f64::NAN)),
+        num(Number::F64(f64::INFINITY)),
+        num(Number::F32(f32::NEG_INFINITY)),
+        Token::ArrayEnd,
+    ];
+    let err = write(&tokens, WriterOptions::condensed()).unwrap_err();
+    assert_eq!(err.code(), codes::NON_FINITE_NUMBER);
+    let json5 = write(
+        &tokens,
+        WriterOptions {
+            non_finite: NonFinite::Json5,
+            ..WriterOptions::condensed()
+        },
+    )
+    .unwrap();
+    assert_eq!(json5, "[NaN,Infinity,-Infinity]");
+    let mut reader = JsonReader::from_str(&json5).with_options(JsonOptions::json5());
+    reader.read_array_root().unwrap();
+    assert!(reader.read_f64().unwrap().is_nan());
+    assert_eq!(reader.read_f64().unwrap(), f64::INFINITY);
+    assert_eq!(reader.read_f64().unwrap(), f64::NEG_INFINITY);
+    let null = write(
+        &tokens,
+        WriterOptions {
+            non_finite: NonFinite::Null,
+            ..WriterOptions::condensed()
+        },
+    )
+    .unwrap();
+    assert_eq!(null, "[null,null,null]");
+}
+
+#[test]
+fn blobs_and_ext_are_errors_by_default_and_base64_on_request() {
+    let mut writer = JsonWriter::condensed(Vec::new());
+    assert_eq!(
+        writer.write_blob(b"x").unwrap_err().code(),
+        core_codes::UNSUPPORTED
+    );
+    assert_eq!(
+        writer
+            .write_ext(Ext {
+                kind: 1,
+                data: b"x"
+            })
+            .unwrap_err()
+            .code(),
+        core_codes::UNSUPPORTED
+    );
+    let options = WriterOptions {
+        blob: BlobMode::Base64,
+        ext: ExtMode::Object,
+        ..WriterOptions::condensed()
+    };
+    let mut writer = JsonWriter::new(Vec::new(), options);
+    writer.write_array_root(None).unwrap();
+    writer.write_blob(&[0, 1, 2, 254, 255]).unwrap();
+    writer.write_blob(&[]).unwrap();
+    writer
+        .write_ext(Ext {
+            kind: -1,
+            data: b"foob",
+        })
+        .unwrap();
+    writer.write_array_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        r#"["AAEC/v8=","",{"$ext":-1,"data":"Zm9vYg=="}]"#
+    );
+}
+
+#[test]
+fn sample_stream_with_blobs_and_ext_writes_with_the_transcoding_options() {
+    let tokens = sample_tokens(Features::MSGPACK);
+    let options = WriterOptions {
+        blob: BlobMode::Base64,
+        ext: ExtMode::Object,
+        ..WriterOptions::pretty()
+    };
+    let text = write(&tokens, options).unwrap();
+    let back = read_checked(&mut JsonReader::from_str(&text)).unwrap();
+    assert!(back.contains(&Token::String("AAEC/v8=".into())), "{text}");
+    assert!(text.contains("\"1\": \"one\""), "{text}");
+}
