@@ -47,6 +47,8 @@ enum Command {
     Fmt(commands::fmt::Args),
     /// Convert between JSON, NDJSON and MessagePack.
     Convert(commands::convert::Args),
+    /// Tools for large NDJSON corpora, run on every core.
+    Ndjson(commands::ndjson::Args),
 }
 
 /// What went wrong, and so which exit code to use.
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Convert(args) => commands::convert::run(&args),
+        Command::Ndjson(args) => commands::ndjson::run(&args),
     };
     match result {
         // A closed output pipe ends the run quietly, like a successful one.

@@ -326,3 +326,43 @@ fn large_files_stream_and_still_point_at_errors() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains(&format!("{at}..")), "{stderr}");
 }
+
+#[test]
+fn ndjson_stats_counts_records_paths_and_bad_lines() {
+    let path = temp_file(
+        "stats",
+        "s.ndjson",
+        b"{\"a\": 1, \"t\": [\"x\"]}\n{\"a\": 2.5}\nnot json\n{\"a\": null}\n",
+    );
+    let out = sluice(&["ndjson", "stats", "--jobs", "2", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("records: 3\n"), "{stdout}");
+    assert!(stdout.contains("errors: 1\n"), "{stdout}");
+    let a = stdout.lines().find(|l| l.starts_with("$.a ")).unwrap();
+    assert!(
+        a.contains(" 3  ")
+            && a.contains("float 1")
+            && a.contains("integer 1")
+            && a.contains("null 1"),
+        "{a}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("$.t[] ") && l.ends_with("string")),
+        "{stdout}"
+    );
+    assert!(
+        text(&out.stderr).contains("line 3 (byte 32)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let clean = temp_file("stats", "ok.ndjson", b"{\"a\": 1}\n");
+    assert_eq!(
+        sluice(&["ndjson", "stats", clean.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+}

@@ -1,0 +1,316 @@
+//! `sluice ndjson stats FILE...`: what a large NDJSON corpus holds, read on every core.
+//!
+//! Each worker folds its blocks into a table of key paths (`$.upstreams.*.peers[]`: keys by
+//! name, array elements as `[]`) with a count and the value types seen; the tables are merged
+//! on the calling thread.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use sluice_core::{Entry, Reader, Result as SluiceResult};
+use sluice_json::parallel::{ParallelOptions, ingest_blocks};
+use sluice_json::{JsonReader, SliceInput};
+
+use crate::Failure;
+use crate::input::LOAD_LIMIT;
+
+/// Arguments of `sluice ndjson`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: NdjsonCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum NdjsonCommand {
+    /// Count records, bytes and errors, and list every key path with its count and types.
+    Stats(StatsArgs),
+}
+
+/// Arguments of `sluice ndjson stats`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StatsArgs {
+    /// The NDJSON files (`-` for standard input).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short, default_value_t = 0)]
+    jobs: usize,
+    /// Stop at the first bad record instead of counting it and going on.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// The value kinds counted per path.
+const KINDS: [&str; 7] = [
+    "null", "bool", "integer", "float", "string", "array", "object",
+];
+
+#[derive(Debug, Default, Clone)]
+struct PathStats {
+    count: u64,
+    kinds: [u64; 7],
+}
+
+/// Key path → stats, for one block or merged.
+#[derive(Debug, Default)]
+struct Table {
+    paths: BTreeMap<String, PathStats>,
+}
+
+impl Table {
+    fn count(&mut self, path: &str, kind: usize) {
+        let stats = match self.paths.get_mut(path) {
+            Some(stats) => stats,
+            None => self.paths.entry(path.to_owned()).or_default(),
+        };
+        stats.count += 1;
+        stats.kinds[kind] += 1;
+    }
+
+    fn merge(&mut self, other: Table) {
+        for (path, stats) in other.paths {
+            let mine = self.paths.entry(path).or_default();
+            mine.count += stats.count;
+            for (total, add) in mine.kinds.iter_mut().zip(stats.kinds) {
+                *total += add;
+            }
+        }
+    }
+
+    /// Walks one record, counting every value under its path.
+    fn record(&mut self, reader: &mut JsonReader<SliceInput<'_>>) -> SluiceResult<()> {
+        let mut path = String::from("$");
+        // Per open container: the length of `path` to restore, and whether it is an object.
+        let mut open: Vec<(usize, bool)> = Vec::new();
+        loop {
+            let entry = reader.peek()?;
+            match entry {
+                Entry::Ended => return Ok(()),
+                Entry::MapEnd => {
+                    reader.read_map_end()?;
+                    close(&mut path, &mut open);
+                    continue;
+                }
+                Entry::ArrayEnd => {
+                    reader.read_array_end()?;
+                    close(&mut path, &mut open);
+                    continue;
+                }
+                Entry::Name => {
+                    let name = reader.read_name()?;
+                    path.push('.');
+                    path.push_str(name);
+                    continue;
+                }
+                _ => {}
+            }
+            let kind = match entry {
+                Entry::Null => 0,
+                Entry::Bool => 1,
+                Entry::String => 4,
+                Entry::ArrayRoot => 5,
+                Entry::MapRoot => 6,
+                e if e.is_number() => {
+                    if reader.read_number()?.is_float() {
+                        3
+                    } else {
+                        2
+                    }
+                }
+                _ => 0,
+            };
+            self.count(&path, kind);
+            match entry {
+                Entry::MapRoot => {
+                    reader.read_map_root()?;
+                    open.push((path.len(), true));
+                }
+                Entry::ArrayRoot => {
+                    reader.read_array_root()?;
+                    open.push((path.len(), false));
+                    path.push_str("[]");
+                }
+                e if e.is_number() => {}
+                _ => reader.skip()?,
+            }
+            // A member value is done: drop its key from the path.
+            if !entry.is_container_start() {
+                end_member(&mut path, &open);
+            }
+        }
+    }
+}
+
+/// After a member's value: cut the path back to the object's own path.
+fn end_member(path: &mut String, open: &[(usize, bool)]) {
+    if let Some(&(len, true)) = open.last() {
+        path.truncate(len);
+    }
+}
+
+fn close(path: &mut String, open: &mut Vec<(usize, bool)>) {
+    if let Some((len, _)) = open.pop() {
+        path.truncate(len);
+    }
+    end_member(path, open);
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+    match &args.command {
+        NdjsonCommand::Stats(stats) => run_stats(stats),
+    }
+}
+
+fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
+    if path == "-" {
+        return Ok((Box::new(io::stdin().lock()), None));
+    }
+    let file = File::open(path).map_err(|e| Failure::Usage(format!("cannot open {path}: {e}")))?;
+    let size = file.metadata().map(|m| m.len()).ok();
+    Ok((Box::new(file), size))
+}
+
+fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
+    let options = ParallelOptions {
+        jobs: args.jobs,
+        skip_errors: !args.strict,
+        ..ParallelOptions::default()
+    };
+    let mut total = Table::default();
+    let (mut records, mut bytes, mut errors) = (0u64, 0u64, 0usize);
+    for path in &args.files {
+        let (source, size) = open(path)?;
+        let source: Box<dyn Read> = match size {
+            Some(size) if size > LOAD_LIMIT && io::stderr().is_terminal() => {
+                let bar = ProgressBar::new(size).with_style(
+                    ProgressStyle::with_template(
+                        "{bytes}/{total_bytes} {bytes_per_sec} {wide_bar} {eta}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                Box::new(bar.wrap_read(source))
+            }
+            _ => source,
+        };
+        let summary = ingest_blocks(
+            source,
+            &options,
+            Table::default,
+            |table, reader, _| table.record(reader),
+            |table| {
+                total.merge(table);
+                Ok(())
+            },
+        )
+        .map_err(|err| crate::input::invalid(err, path, None))?;
+        for bad in &summary.errors {
+            eprintln!(
+                "{path}: line {} (byte {}): {}",
+                bad.record.line,
+                bad.record.offset,
+                bad.error.code()
+            );
+        }
+        records += summary.records;
+        bytes += summary.bytes;
+        errors += summary.errors.len();
+    }
+    print!("{}", report(&total, records, bytes, errors));
+    if errors > 0 {
+        return Err(Failure::Invalid(String::new()));
+    }
+    Ok(())
+}
+
+fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!("records: {records}\nbytes: {bytes}\nerrors: {errors}\n");
+    let width = table
+        .paths
+        .keys()
+        .map(String::len)
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(out, "{:<width$}  {:>10}  types", "path", "count");
+    for (path, stats) in &table.paths {
+        let kinds: Vec<String> = KINDS
+            .iter()
+            .zip(stats.kinds)
+            .filter(|&(_, n)| n > 0)
+            .map(|(name, n)| {
+                if n == stats.count {
+                    (*name).to_owned()
+                } else {
+                    format!("{name} {n}")
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "{path:<width$}  {:>10}  {}",
+            stats.count,
+            kinds.join(", ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table_of(records: &[&str]) -> Table {
+        let mut table = Table::default();
+        for record in records {
+            table.record(&mut JsonReader::from_str(record)).unwrap();
+        }
+        table
+    }
+
+    #[test]
+    fn paths_name_keys_and_fold_array_elements() {
+        let table = table_of(&[
+            r#"{"a": {"b": [1, 2.5, {"c": null}]}, "d": "x"}"#,
+            r#"{"a": {"b": []}, "d": true}"#,
+        ]);
+        let summary: Vec<(String, u64)> = table
+            .paths
+            .iter()
+            .map(|(path, stats)| (path.clone(), stats.count))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("$".to_owned(), 2),
+                ("$.a".to_owned(), 2),
+                ("$.a.b".to_owned(), 2),
+                ("$.a.b[]".to_owned(), 3),
+                ("$.a.b[].c".to_owned(), 1),
+                ("$.d".to_owned(), 2),
+            ]
+        );
+        let elements = &table.paths["$.a.b[]"];
+        assert_eq!(elements.kinds, [0, 0, 1, 1, 0, 0, 1]);
+        let d = &table.paths["$.d"];
+        assert_eq!(d.kinds, [0, 1, 0, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn merged_tables_add_up() {
+        let mut one = table_of(&[r#"{"k": 1}"#]);
+        one.merge(table_of(&[r#"{"k": "s"}"#, r#"{"k": 2}"#]));
+        assert_eq!(one.paths["$.k"].count, 3);
+        assert_eq!(one.paths["$.k"].kinds[2], 2);
+        let text = report(&one, 3, 30, 0);
+        assert!(text.contains("records: 3\n"), "{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("$.k") && l.ends_with("integer 2, string 1")),
+            "{text}"
+        );
+    }
+}
