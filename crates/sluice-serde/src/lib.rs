@@ -1,0 +1,2 @@
+//! Bridges between sluice and serde.
+#![warn(missing_docs)]
