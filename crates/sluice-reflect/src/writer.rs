@@ -1,0 +1,1192 @@
+//! [`PropertyWriter`]: tokens written into a reflected value.
+//!
+//! The writer accepts what [`PropertyReader`](crate::PropertyReader) produces, and is lenient
+//! where a format cannot say better: a `MapRoot` where a struct is expected, a `String` where
+//! a `Name` is expected, a text number for any numeric field (parsed exactly and range
+//! checked), an enum variant by its name as a string, `Null` for `None` and a plain value for
+//! `Some`, an array for a set, a tuple or a fixed array (length checked), a `Name` as a map key
+//! of any scalar key type (`"7"` for a `u32` key).
+//!
+//! Errors carry a code from [`codes`](crate::codes), the data path (`$.a[2].b`) and the Rust
+//! type path (`Settings.distance: Distance`); [`pipe`](sluice_core::pipe) adds the source
+//! span (the span of the whole object for a missing field).
+//!
+//! After an error the target may hold part of the input: the caller gets the error and must
+//! not use the value as if it were complete. The one-line helpers of the `sluice` facade
+//! write into a fresh value and drop it on error, so they never hand out a half-written value.
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use sluice_core::{
+    EnumToken, Error, Number, NumberHint, Path, Result, SpanHint, Writer, codes as core_codes,
+};
+use smallvec::SmallVec;
+
+use crate::codes;
+use crate::info::{EnumInfo, FieldDefault, FieldInfo, StructStyle, VariantStyle};
+use crate::{Reflect, ReflectMut, ReflectRef, ScalarMut, ScalarRef};
+
+/// Who owns the fields of a struct-like frame.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Struct,
+    Variant,
+}
+
+/// How a sequence frame reaches its elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SeqSource {
+    List,
+    Tuple,
+    StructFields,
+    VariantFields,
+}
+
+enum Kind {
+    Fields {
+        owner: Owner,
+        infos: &'static [FieldInfo],
+        pending: Option<usize>,
+        current: Option<usize>,
+        seen: SmallVec<[u64; 2]>,
+    },
+    Seq {
+        source: SeqSource,
+        index: usize,
+        fixed: Option<usize>,
+    },
+    Map {
+        key: Box<dyn Reflect>,
+        value: Box<dyn Reflect>,
+        has_key: bool,
+        count: usize,
+    },
+    Set {
+        item: Box<dyn Reflect>,
+        index: usize,
+    },
+    Option {
+        filled: bool,
+    },
+    Pass {
+        filled: bool,
+    },
+    Tag {
+        stage: TagStage,
+        style: VariantStyle,
+        variant: &'static str,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TagStage {
+    Name,
+    Payload,
+    End,
+}
+
+struct Frame {
+    /// The container being filled; see the safety notes on [`PropertyWriter`].
+    target: NonNull<dyn Reflect>,
+    kind: Kind,
+}
+
+/// Writes tokens into a `&mut dyn Reflect` (see the [module docs](self) for what it accepts).
+///
+/// ```
+/// use sluice_core::{pipe, Value, ValueReader};
+/// use sluice_reflect::PropertyWriter;
+/// let input = Value::Array(vec![Value::from(1u64), Value::from(2u64)]);
+/// let mut target: Vec<u16> = Vec::new();
+/// pipe(&mut ValueReader::new(&input), &mut PropertyWriter::new(&mut target))?;
+/// assert_eq!(target, [1, 2]);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+//
+// Safety design: the writer holds the only access to the target for `'a` (it keeps the
+// `&'a mut` as a pointer). Each frame points at the container being filled, reached from its
+// parent frame's container (or from a temporary the parent owns in a `Box`, which does not
+// move). Only the top frame's container is changed; a frame above it is popped before its
+// parent changes again, so no pointer is used after the place it points to moved (a `Vec`
+// growing only moves elements whose frames are already gone).
+pub struct PropertyWriter<'a> {
+    root: NonNull<dyn Reflect>,
+    root_written: bool,
+    stack: Vec<Frame>,
+    marker: PhantomData<&'a mut dyn Reflect>,
+}
+
+impl std::fmt::Debug for PropertyWriter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PropertyWriter")
+            .field("depth", &self.stack.len())
+            .field("root_written", &self.root_written)
+            .finish_non_exhaustive()
+    }
+}
+
+fn seen_set(seen: &mut SmallVec<[u64; 2]>, index: usize) {
+    let word = index / 64;
+    if seen.len() <= word {
+        seen.resize(word + 1, 0);
+    }
+    seen[word] |= 1 << (index % 64);
+}
+
+fn seen_has(seen: &SmallVec<[u64; 2]>, index: usize) -> bool {
+    seen.get(index / 64)
+        .is_some_and(|w| w & (1 << (index % 64)) != 0)
+}
+
+fn field_mut_of(target: &mut dyn Reflect, owner: Owner, index: usize) -> Option<&mut dyn Reflect> {
+    match (owner, target.reflect_mut()) {
+        (Owner::Struct, ReflectMut::Struct(s)) => s.field_mut(index),
+        (Owner::Variant, ReflectMut::Enum(e)) => e.field_mut(index),
+        _ => None,
+    }
+}
+
+/// Follows `Some` (for anything but null) and newtype structs to the place a value goes.
+fn resolve(slot: &mut dyn Reflect, is_null: bool) -> &mut dyn Reflect {
+    let mut current: *mut dyn Reflect = slot;
+    loop {
+        // SAFETY: `current` comes from `slot` (or a place inside it) and `slot`'s exclusive
+        // borrow is held for the whole function; each step re-borrows the previous place only.
+        let place = unsafe { &mut *current };
+        let next: Option<*mut dyn Reflect> = match place.reflect_mut() {
+            ReflectMut::Option(o) if !is_null => Some(o.get_or_insert_default()),
+            ReflectMut::Struct(s) if s.is_newtype() => {
+                s.field_mut(0).map(|f| f as *mut dyn Reflect)
+            }
+            _ => None,
+        };
+        match next {
+            Some(inner) => current = inner,
+            // SAFETY: as above; the view borrowed in the match has ended.
+            None => return unsafe { &mut *current },
+        }
+    }
+}
+
+fn describe_found(found: &str) -> String {
+    found.to_owned()
+}
+
+impl<'a> PropertyWriter<'a> {
+    /// A writer into `target`. Containers written into are replaced, not appended to.
+    pub fn new(target: &'a mut dyn Reflect) -> PropertyWriter<'a> {
+        PropertyWriter {
+            root: NonNull::from(target),
+            root_written: false,
+            stack: Vec::new(),
+            marker: PhantomData,
+        }
+    }
+
+    /// Whether a whole value has been written.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        self.root_written && self.stack.is_empty()
+    }
+
+    /// The data path of the value being written, such as `$.items[2].name`.
+    #[must_use]
+    pub fn path(&self) -> Path {
+        let mut path = Path::root();
+        for frame in &self.stack {
+            match &frame.kind {
+                Kind::Fields { infos, current, .. } => {
+                    if let Some(info) = current.and_then(|i| infos.get(i)) {
+                        path.push_key(info.name);
+                    }
+                }
+                Kind::Seq { index, .. } => path.push_index(index.saturating_sub(1)),
+                Kind::Set { index, .. } => path.push_index(*index),
+                Kind::Map {
+                    key,
+                    has_key,
+                    count,
+                    ..
+                } => {
+                    if *has_key {
+                        path.push_key(key_text(key.as_ref()));
+                    } else {
+                        path.push_index(*count);
+                    }
+                }
+                Kind::Tag { variant, stage, .. } => {
+                    if *stage != TagStage::Name {
+                        path.push_key(*variant);
+                    }
+                }
+                Kind::Option { .. } | Kind::Pass { .. } => {}
+            }
+        }
+        path
+    }
+
+    /// The Rust type path of the value being written, such as `Settings.distance: Distance`.
+    #[must_use]
+    pub fn type_path(&self) -> String {
+        for frame in self.stack.iter().rev() {
+            if let Kind::Fields {
+                infos,
+                current: Some(index),
+                ..
+            } = &frame.kind
+                && let Some(info) = infos.get(*index)
+            {
+                // SAFETY: frames point at live places (see the type's safety design); this
+                // only reads the type info.
+                let owner = own_info(unsafe { frame.target.as_ref() });
+                return format!("{}.{}: {}", owner.name(), info.name, (info.ty)().name());
+            }
+        }
+        // SAFETY: the root is valid for 'a; read only.
+        own_info(unsafe { self.root.as_ref() }).name().to_owned()
+    }
+
+    /// Adds the data path and type path to an error raised here.
+    fn locate(&self, error: Error) -> Error {
+        let path = self.path();
+        let type_path = self.type_path();
+        error.with_path(path).with_type_path(type_path)
+    }
+
+    fn wrong_type(&self, place: &dyn Reflect, found: &str) -> Error {
+        let info = own_info(place);
+        self.locate(Error::new(
+            codes::WRONG_TYPE,
+            format!(
+                "expected {} ({}), found {}",
+                info.name(),
+                info.kind().describe(),
+                describe_found(found)
+            ),
+        ))
+    }
+
+    /// The place the next value goes to.
+    fn slot(&mut self) -> Result<NonNull<dyn Reflect>> {
+        let Some(frame) = self.stack.last_mut() else {
+            if self.root_written {
+                return Err(Error::new(
+                    core_codes::INVALID_STRUCTURE,
+                    "a second value after the complete value",
+                ));
+            }
+            self.root_written = true;
+            return Ok(self.root);
+        };
+        // SAFETY: the top frame's container is live and nothing else borrows it now.
+        let target = unsafe { frame.target.as_mut() };
+        let place: Option<&mut dyn Reflect> = match &mut frame.kind {
+            Kind::Fields {
+                owner,
+                pending,
+                current,
+                ..
+            } => match pending.take() {
+                Some(index) => {
+                    *current = Some(index);
+                    field_mut_of(target, *owner, index)
+                }
+                None => {
+                    return Err(self.locate(Error::new(
+                        core_codes::INVALID_STRUCTURE,
+                        "expected a field name before a value",
+                    )));
+                }
+            },
+            Kind::Seq {
+                source,
+                index,
+                fixed,
+                ..
+            } => {
+                if let Some(len) = *fixed
+                    && *index >= len
+                {
+                    let message = format!("too many elements: expected {len}");
+                    return Err(self.locate(Error::new(codes::LENGTH_MISMATCH, message)));
+                }
+                let at = *index;
+                *index += 1;
+                match (*source, target.reflect_mut()) {
+                    (SeqSource::List, ReflectMut::List(l)) => {
+                        if l.fixed_len().is_some() {
+                            l.get_mut(at)
+                        } else {
+                            l.push_default()
+                        }
+                    }
+                    (SeqSource::Tuple, ReflectMut::Tuple(t)) => t.get_mut(at),
+                    (SeqSource::StructFields, ReflectMut::Struct(s)) => s.field_mut(at),
+                    (SeqSource::VariantFields, ReflectMut::Enum(e)) => e.field_mut(at),
+                    _ => None,
+                }
+            }
+            Kind::Map {
+                key,
+                value,
+                has_key,
+                ..
+            } => {
+                if *has_key {
+                    Some(value.as_mut())
+                } else {
+                    Some(key.as_mut())
+                }
+            }
+            Kind::Set { item, .. } => Some(item.as_mut()),
+            Kind::Option { filled } => {
+                if *filled {
+                    return Err(self.locate(Error::new(
+                        core_codes::INVALID_STRUCTURE,
+                        "an option holds one value",
+                    )));
+                }
+                *filled = true;
+                match target.reflect_mut() {
+                    ReflectMut::Option(o) => Some(o.get_or_insert_default()),
+                    _ => None,
+                }
+            }
+            Kind::Pass { filled } => {
+                if *filled {
+                    return Err(self.locate(Error::new(
+                        core_codes::INVALID_STRUCTURE,
+                        "an option holds one value",
+                    )));
+                }
+                *filled = true;
+                Some(target)
+            }
+            Kind::Tag { stage, .. } => {
+                if *stage != TagStage::Payload {
+                    return Err(self.locate(Error::new(
+                        core_codes::INVALID_STRUCTURE,
+                        "expected the variant name as the only key of an enum object",
+                    )));
+                }
+                *stage = TagStage::End;
+                match target.reflect_mut() {
+                    ReflectMut::Enum(e) => e.field_mut(0),
+                    _ => None,
+                }
+            }
+        };
+        match place {
+            Some(place) => Ok(NonNull::from(place)),
+            None => Err(self.locate(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                "no place for this value",
+            ))),
+        }
+    }
+
+    /// Called after a whole value has been written into the top frame's current place.
+    fn value_done(&mut self) -> Result<()> {
+        let Some(frame) = self.stack.last_mut() else {
+            return Ok(());
+        };
+        let ok = match &mut frame.kind {
+            Kind::Map {
+                key,
+                value,
+                has_key,
+                count,
+            } => {
+                if *has_key {
+                    *has_key = false;
+                    *count += 1;
+                    // SAFETY: the top frame's container is live; the temporaries are owned
+                    // by this frame and no child frame points into them any more.
+                    match unsafe { frame.target.as_mut() }.reflect_mut() {
+                        ReflectMut::Map(m) => m.insert_from(key.as_mut(), value.as_mut()),
+                        _ => false,
+                    }
+                } else {
+                    *has_key = true;
+                    true
+                }
+            }
+            Kind::Set { item, index } => {
+                *index += 1;
+                // SAFETY: as above.
+                match unsafe { frame.target.as_mut() }.reflect_mut() {
+                    ReflectMut::Set(s) => s.insert_from(item.as_mut()),
+                    _ => false,
+                }
+            }
+            _ => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.locate(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                "could not insert the value",
+            )))
+        }
+    }
+
+    /// Writes a scalar-like token into the next place.
+    fn scalar(
+        &mut self,
+        is_null: bool,
+        apply: impl FnOnce(&mut dyn Reflect) -> Result<(), ScalarError>,
+    ) -> Result<()> {
+        let mut slot = self.slot()?;
+        // SAFETY: `slot` was just reached from the top frame (or the root) and is the only
+        // place being changed.
+        let place = resolve(unsafe { slot.as_mut() }, is_null);
+        match apply(place) {
+            Ok(()) => self.value_done(),
+            Err(ScalarError::WrongType(found)) => {
+                // SAFETY: as above.
+                let place = resolve(unsafe { slot.as_mut() }, is_null);
+                Err(self.wrong_type(place, found))
+            }
+            Err(ScalarError::Other(error)) => Err(self.locate(error)),
+        }
+    }
+
+    fn push(&mut self, target: NonNull<dyn Reflect>, kind: Kind) {
+        self.stack.push(Frame { target, kind });
+    }
+
+    /// Opens a map-shaped value (`MapRoot` or `StructRoot`).
+    fn open_map(&mut self, found: &'static str, len: Option<usize>) -> Result<()> {
+        if let Some(Frame {
+            target,
+            kind:
+                Kind::Tag {
+                    stage: stage @ TagStage::Payload,
+                    style: VariantStyle::Struct,
+                    ..
+                },
+        }) = self.stack.last_mut()
+        {
+            *stage = TagStage::End;
+            let target = *target;
+            // SAFETY: the enum of the top frame is live.
+            let fields = variant_fields(unsafe { target.as_ref() });
+            self.push(
+                target,
+                Kind::Fields {
+                    owner: Owner::Variant,
+                    infos: fields,
+                    pending: None,
+                    current: None,
+                    seen: SmallVec::new(),
+                },
+            );
+            return Ok(());
+        }
+        let mut slot = self.slot()?;
+        // SAFETY: see `scalar`.
+        let place = resolve(unsafe { slot.as_mut() }, false);
+        let place_ptr = NonNull::from(&mut *place);
+        let kind = match place.reflect_mut() {
+            ReflectMut::Struct(s) => {
+                let info = s.struct_info();
+                match info.as_struct() {
+                    Some(s) if s.style == StructStyle::Named => Some(Kind::Fields {
+                        owner: Owner::Struct,
+                        infos: s.fields,
+                        pending: None,
+                        current: None,
+                        seen: SmallVec::new(),
+                    }),
+                    _ => None,
+                }
+            }
+            ReflectMut::Map(m) => {
+                m.clear();
+                let _ = len;
+                Some(Kind::Map {
+                    key: m.new_key(),
+                    value: m.new_value(),
+                    has_key: false,
+                    count: 0,
+                })
+            }
+            ReflectMut::Enum(e) if e.bits().is_none() => {
+                let info = e.enum_info();
+                match info.as_enum() {
+                    Some(enum_info) if !enum_info.is_unit_only() => Some(Kind::Tag {
+                        stage: TagStage::Name,
+                        style: VariantStyle::Unit,
+                        variant: "",
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match kind {
+            Some(kind) => {
+                self.push(place_ptr, kind);
+                Ok(())
+            }
+            None => Err(self.wrong_type(place, found)),
+        }
+    }
+
+    /// Opens an array-shaped value (`ArrayRoot` or `SetRoot`).
+    fn open_seq(&mut self, found: &'static str, len: Option<usize>) -> Result<()> {
+        if let Some(Frame {
+            target,
+            kind:
+                Kind::Tag {
+                    stage: stage @ TagStage::Payload,
+                    style: VariantStyle::Tuple,
+                    ..
+                },
+        }) = self.stack.last_mut()
+        {
+            *stage = TagStage::End;
+            let target = *target;
+            // SAFETY: the enum of the top frame is live.
+            let fields = variant_fields(unsafe { target.as_ref() });
+            self.push(
+                target,
+                Kind::Seq {
+                    source: SeqSource::VariantFields,
+                    index: 0,
+                    fixed: Some(fields.len()),
+                },
+            );
+            return Ok(());
+        }
+        let mut slot = self.slot()?;
+        // SAFETY: see `scalar`.
+        let place = resolve(unsafe { slot.as_mut() }, false);
+        let place_ptr = NonNull::from(&mut *place);
+        let kind = match place.reflect_mut() {
+            ReflectMut::List(l) => {
+                let fixed = l.fixed_len();
+                if fixed.is_none() {
+                    l.clear();
+                    if let Some(len) = len {
+                        l.reserve(len);
+                    }
+                }
+                Some(Kind::Seq {
+                    source: SeqSource::List,
+                    index: 0,
+                    fixed,
+                })
+            }
+            ReflectMut::Tuple(t) => Some(Kind::Seq {
+                source: SeqSource::Tuple,
+                index: 0,
+                fixed: Some(t.len()),
+            }),
+            ReflectMut::Set(s) => {
+                s.clear();
+                Some(Kind::Set {
+                    item: s.new_item(),
+                    index: 0,
+                })
+            }
+            ReflectMut::Struct(s) => {
+                let count = s.field_count();
+                let info = s.struct_info();
+                match info.as_struct() {
+                    Some(s) if s.style == StructStyle::Tuple => Some(Kind::Seq {
+                        source: SeqSource::StructFields,
+                        index: 0,
+                        fixed: Some(count),
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match kind {
+            Some(kind) => {
+                self.push(place_ptr, kind);
+                Ok(())
+            }
+            None => Err(self.wrong_type(place, found)),
+        }
+    }
+
+    /// Closes the top frame with `found` (an end token).
+    fn close(&mut self, found: &'static str, map_like: bool) -> Result<()> {
+        let Some(frame) = self.stack.last() else {
+            return Err(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                format!("{found} without an open container"),
+            ));
+        };
+        let fits = match &frame.kind {
+            Kind::Fields { .. } | Kind::Map { .. } => map_like,
+            Kind::Tag { stage, .. } => map_like && *stage == TagStage::End,
+            Kind::Seq { .. } | Kind::Set { .. } => !map_like,
+            Kind::Option { .. } | Kind::Pass { .. } => false,
+        };
+        if !fits {
+            return Err(self.locate(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                format!("{found} does not close the open container"),
+            )));
+        }
+        match &frame.kind {
+            Kind::Fields { .. } => self.check_fields()?,
+            Kind::Seq {
+                index,
+                fixed: Some(len),
+                ..
+            } if index != len => {
+                let message = format!("expected {len} elements, found {index}");
+                return Err(self.locate(Error::new(codes::LENGTH_MISMATCH, message)));
+            }
+            _ => {}
+        }
+        self.stack.pop();
+        self.value_done()
+    }
+
+    /// At the end of a struct: defaults for absent optional fields, else `MissingField`.
+    fn check_fields(&mut self) -> Result<()> {
+        let Some(Frame {
+            target,
+            kind:
+                Kind::Fields {
+                    owner,
+                    infos,
+                    seen,
+                    current,
+                    ..
+                },
+        }) = self.stack.last_mut()
+        else {
+            return Ok(());
+        };
+        let mut missing: Vec<&'static str> = Vec::new();
+        // SAFETY: the top frame's container is live and no child frame exists.
+        let target = unsafe { target.as_mut() };
+        for (index, info) in infos.iter().enumerate() {
+            if seen_has(seen, index) {
+                continue;
+            }
+            let defaulted = match info.default {
+                FieldDefault::Default => match (*owner, target.reflect_mut()) {
+                    (Owner::Struct, ReflectMut::Struct(s)) => s.set_field_default(index),
+                    _ => true,
+                },
+                FieldDefault::Required => {
+                    match field_mut_of(target, *owner, index).map(|f| f.reflect_mut()) {
+                        Some(ReflectMut::Option(o)) => {
+                            o.set_none();
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+            };
+            if !defaulted {
+                missing.push(info.name);
+            }
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        *current = None;
+        let owner_name = own_info(target).name();
+        let message = if missing.len() == 1 {
+            format!("missing field `{}` in {owner_name}", missing[0])
+        } else {
+            format!(
+                "missing fields {} in {owner_name}",
+                crate::info::join_names(missing.iter().copied())
+            )
+        };
+        Err(self
+            .locate(Error::new(codes::MISSING_FIELD, message))
+            .with_span_hint(SpanHint::EnclosingContainer))
+    }
+}
+
+fn variant_fields(value: &dyn Reflect) -> &'static [FieldInfo] {
+    let ReflectRef::Enum(e) = value.reflect_ref() else {
+        return &[];
+    };
+    let Some(info) = e.enum_info().as_enum() else {
+        return &[];
+    };
+    info.variants
+        .get(e.variant_index())
+        .map_or(&[], |v| v.fields)
+}
+
+fn key_text(key: &dyn Reflect) -> String {
+    match key.reflect_ref() {
+        ReflectRef::Scalar(ScalarRef::Str(s)) => s.to_owned(),
+        ReflectRef::Scalar(s) => scalar_text(s),
+        _ => String::from("<key>"),
+    }
+}
+
+fn scalar_text(s: ScalarRef<'_>) -> String {
+    match s {
+        ScalarRef::Bool(v) => v.to_string(),
+        ScalarRef::I8(v) => v.to_string(),
+        ScalarRef::I16(v) => v.to_string(),
+        ScalarRef::I32(v) => v.to_string(),
+        ScalarRef::I64(v) => v.to_string(),
+        ScalarRef::I128(v) => v.to_string(),
+        ScalarRef::U8(v) => v.to_string(),
+        ScalarRef::U16(v) => v.to_string(),
+        ScalarRef::U32(v) => v.to_string(),
+        ScalarRef::U64(v) => v.to_string(),
+        ScalarRef::U128(v) => v.to_string(),
+        ScalarRef::F32(v) => v.to_string(),
+        ScalarRef::F64(v) => v.to_string(),
+        ScalarRef::Char(v) => v.to_string(),
+        ScalarRef::Str(v) => v.to_owned(),
+        ScalarRef::Uuid(v) => v.to_string(),
+    }
+}
+
+/// Why a scalar could not be written.
+enum ScalarError {
+    /// The place has another type; the text says what was found.
+    WrongType(&'static str),
+    /// A specific error (number out of range, unknown enum name...).
+    Other(Error),
+}
+
+impl From<Error> for ScalarError {
+    fn from(error: Error) -> ScalarError {
+        ScalarError::Other(error)
+    }
+}
+
+fn write_number_into(place: &mut dyn Reflect, number: Number<'_>) -> Result<(), ScalarError> {
+    match place.reflect_mut() {
+        ReflectMut::Scalar(scalar) => match scalar {
+            ScalarMut::I8(p) => *p = number.to_i8()?,
+            ScalarMut::I16(p) => *p = number.to_i16()?,
+            ScalarMut::I32(p) => *p = number.to_i32()?,
+            ScalarMut::I64(p) => *p = number.to_i64()?,
+            ScalarMut::I128(p) => *p = number.to_i128()?,
+            ScalarMut::U8(p) => *p = number.to_u8()?,
+            ScalarMut::U16(p) => *p = number.to_u16()?,
+            ScalarMut::U32(p) => *p = number.to_u32()?,
+            ScalarMut::U64(p) => *p = number.to_u64()?,
+            ScalarMut::U128(p) => *p = number.to_u128()?,
+            ScalarMut::F32(p) => *p = number.to_f32()?,
+            ScalarMut::F64(p) => *p = number.to_f64()?,
+            _ => return Err(ScalarError::WrongType("a number")),
+        },
+        ReflectMut::Enum(e) => {
+            let value = number.to_i64()?;
+            if !e.set_bits(value) {
+                let info = e.enum_info();
+                let Some(enum_info) = info.as_enum() else {
+                    return Err(ScalarError::WrongType("a number"));
+                };
+                let index = enum_info
+                    .variant_by_discriminant(value)
+                    .filter(|&i| enum_info.variants[i].style == VariantStyle::Unit)
+                    .ok_or_else(|| enum_not_found(info.name(), enum_info, &value.to_string()))?;
+                set_variant(place, index);
+            }
+        }
+        _ => return Err(ScalarError::WrongType("a number")),
+    }
+    Ok(())
+}
+
+/// The info of the value at `place`, looking through a `Box` to the struct or enum inside.
+fn own_info(place: &dyn Reflect) -> &'static crate::TypeInfo {
+    match place.reflect_ref() {
+        ReflectRef::Enum(e) => e.enum_info(),
+        ReflectRef::Struct(s) => s.struct_info(),
+        _ => place.type_info(),
+    }
+}
+
+fn set_variant(place: &mut dyn Reflect, index: usize) {
+    if let ReflectMut::Enum(e) = place.reflect_mut() {
+        e.set_variant_index(index);
+    }
+}
+
+fn enum_not_found(type_name: &str, info: &EnumInfo, found: &str) -> Error {
+    Error::new(
+        codes::ENUM_NAME_NOT_FOUND,
+        format!(
+            "no variant named {found:?} in enum {type_name} (expected {})",
+            info.variant_names()
+        ),
+    )
+}
+
+/// Sets an enum (plain or flags) from a variant name; flags also take `A | B`.
+fn write_enum_name(place: &mut dyn Reflect, name: &str) -> Result<(), ScalarError> {
+    let info = own_info(place);
+    let Some(enum_info) = info.as_enum() else {
+        return Err(ScalarError::WrongType("a String"));
+    };
+    if enum_info.flags && enum_info.flags_of.is_some() {
+        let mut bits = 0;
+        for part in name.split('|').map(str::trim).filter(|p| !p.is_empty()) {
+            let index = enum_info
+                .variant_index(part)
+                .ok_or_else(|| enum_not_found(info.name(), enum_info, part))?;
+            bits |= enum_info.variants[index].discriminant;
+        }
+        if let ReflectMut::Enum(e) = place.reflect_mut() {
+            e.set_bits(bits);
+        }
+        return Ok(());
+    }
+    let index = enum_info
+        .variant_index(name)
+        .ok_or_else(|| enum_not_found(info.name(), enum_info, name))?;
+    if enum_info.variants[index].style != VariantStyle::Unit {
+        return Err(ScalarError::Other(Error::new(
+            codes::WRONG_TYPE,
+            format!(
+                "variant {name} of {} carries data: expected {{\"{name}\": ...}}",
+                info.name()
+            ),
+        )));
+    }
+    set_variant(place, index);
+    Ok(())
+}
+
+fn write_str_into(place: &mut dyn Reflect, text: &str) -> Result<(), ScalarError> {
+    match place.reflect_mut() {
+        ReflectMut::Scalar(scalar) => match scalar {
+            ScalarMut::String(p) => {
+                p.clear();
+                p.push_str(text);
+            }
+            ScalarMut::BoxStr(p) => *p = Box::from(text),
+            ScalarMut::Char(p) => {
+                let mut chars = text.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => *p = c,
+                    _ => {
+                        return Err(ScalarError::Other(Error::new(
+                            codes::WRONG_TYPE,
+                            format!("expected one character, found {text:?}"),
+                        )));
+                    }
+                }
+            }
+            ScalarMut::Uuid(p) => {
+                *p = uuid::Uuid::try_parse(text).map_err(|_| {
+                    Error::new(codes::INVALID_UUID, format!("invalid uuid {text:?}"))
+                })?;
+            }
+            _ => return Err(ScalarError::WrongType("a String")),
+        },
+        ReflectMut::Enum(_) => return write_enum_name(place, text),
+        _ => return Err(ScalarError::WrongType("a String")),
+    }
+    Ok(())
+}
+
+/// A map key given as a `Name`: strings directly, other scalars parsed from the text.
+fn write_key_into(place: &mut dyn Reflect, text: &str) -> Result<(), ScalarError> {
+    let numeric = matches!(
+        place.reflect_ref(),
+        ReflectRef::Scalar(
+            ScalarRef::I8(_)
+                | ScalarRef::I16(_)
+                | ScalarRef::I32(_)
+                | ScalarRef::I64(_)
+                | ScalarRef::I128(_)
+                | ScalarRef::U8(_)
+                | ScalarRef::U16(_)
+                | ScalarRef::U32(_)
+                | ScalarRef::U64(_)
+                | ScalarRef::U128(_)
+                | ScalarRef::F32(_)
+                | ScalarRef::F64(_)
+        )
+    );
+    if numeric {
+        let hint = if text.contains(['.', 'e', 'E']) {
+            NumberHint::Float
+        } else if text.starts_with('-') {
+            NumberHint::NegInteger
+        } else {
+            NumberHint::Integer
+        };
+        return write_number_into(place, Number::Text(text, hint));
+    }
+    if let ReflectMut::Scalar(ScalarMut::Bool(p)) = place.reflect_mut() {
+        *p = match text {
+            "true" => true,
+            "false" => false,
+            _ => return Err(ScalarError::WrongType("a Name")),
+        };
+        return Ok(());
+    }
+    write_str_into(place, text)
+}
+
+impl Writer for PropertyWriter<'_> {
+    fn write_null(&mut self) -> Result<()> {
+        if let Some(Frame {
+            target,
+            kind: Kind::Option {
+                filled: filled @ false,
+            },
+        }) = self.stack.last_mut()
+        {
+            *filled = true;
+            // SAFETY: the top frame's container (an option) is live.
+            if let ReflectMut::Option(o) = unsafe { target.as_mut() }.reflect_mut() {
+                o.set_none();
+            }
+            return Ok(());
+        }
+        self.scalar(true, |place| match place.reflect_mut() {
+            ReflectMut::Option(o) => {
+                o.set_none();
+                Ok(())
+            }
+            ReflectMut::Tuple(t) if t.is_empty() => Ok(()),
+            ReflectMut::Struct(s) if s.field_count() == 0 => Ok(()),
+            _ => Err(ScalarError::WrongType("Null")),
+        })
+    }
+
+    fn write_bool(&mut self, value: bool) -> Result<()> {
+        self.scalar(false, |place| match place.reflect_mut() {
+            ReflectMut::Scalar(ScalarMut::Bool(p)) => {
+                *p = value;
+                Ok(())
+            }
+            _ => Err(ScalarError::WrongType("a Bool")),
+        })
+    }
+
+    fn write_str(&mut self, value: &str) -> Result<()> {
+        if matches!(
+            self.stack.last(),
+            Some(Frame {
+                kind: Kind::Fields { pending: None, .. }
+                    | Kind::Tag {
+                        stage: TagStage::Name,
+                        ..
+                    },
+                ..
+            })
+        ) || matches!(
+            self.stack.last(),
+            Some(Frame {
+                kind: Kind::Map { has_key: false, .. },
+                ..
+            })
+        ) {
+            // A string where a name is expected (formats that have no separate key token).
+            return self.write_name(value);
+        }
+        self.scalar(false, |place| write_str_into(place, value))
+    }
+
+    fn write_name(&mut self, name: &str) -> Result<()> {
+        let Some(frame) = self.stack.last_mut() else {
+            return self.scalar(false, |place| write_str_into(place, name));
+        };
+        match &mut frame.kind {
+            Kind::Fields {
+                owner,
+                infos,
+                pending,
+                current,
+                seen,
+            } if pending.is_none() => {
+                // SAFETY: the top frame's container is live.
+                let target = unsafe { frame.target.as_ref() };
+                let found = match (*owner, target.reflect_ref()) {
+                    (Owner::Struct, ReflectRef::Struct(s)) => s.field_index(name),
+                    _ => infos.iter().position(|f| f.matches(name)),
+                };
+                match found {
+                    Some(index) => {
+                        *pending = Some(index);
+                        seen_set(seen, index);
+                        Ok(())
+                    }
+                    None => {
+                        *current = None;
+                        let struct_name = own_info(target).name();
+                        let known = crate::info::join_names(infos.iter().map(|f| f.name));
+                        let message = format!(
+                            "unknown field `{name}` in {struct_name} (known fields: {known})"
+                        );
+                        let mut error = self.locate(Error::new(codes::UNKNOWN_FIELD, message));
+                        error.path_mut().push_key(name);
+                        Err(error)
+                    }
+                }
+            }
+            Kind::Map { has_key: false, .. } => {
+                self.scalar(false, |place| write_key_into(place, name))
+            }
+            Kind::Tag {
+                stage: stage @ TagStage::Name,
+                style,
+                variant,
+            } => {
+                // SAFETY: the top frame's container (an enum) is live.
+                let target = unsafe { frame.target.as_mut() };
+                let info = own_info(target);
+                let Some(enum_info) = info.as_enum() else {
+                    return Err(Error::new(core_codes::INVALID_STRUCTURE, "not an enum"));
+                };
+                let Some(index) = enum_info.variant_index(name) else {
+                    let error = enum_not_found(info.name(), enum_info, name);
+                    return Err(self.locate(error));
+                };
+                let found = &enum_info.variants[index];
+                *stage = TagStage::Payload;
+                *style = found.style;
+                *variant = found.name;
+                set_variant(target, index);
+                if found.style == VariantStyle::Unit {
+                    // A unit variant has no payload: `{"Unit": ...}` must close right away.
+                    *stage = TagStage::End;
+                }
+                Ok(())
+            }
+            _ => self.scalar(false, |place| write_str_into(place, name)),
+        }
+    }
+
+    fn write_number(&mut self, number: Number<'_>) -> Result<()> {
+        self.scalar(false, |place| write_number_into(place, number))
+    }
+
+    fn write_blob(&mut self, value: &[u8]) -> Result<()> {
+        self.scalar(false, |place| {
+            if let Some(bytes) = place.downcast_mut::<Vec<u8>>() {
+                bytes.clear();
+                bytes.extend_from_slice(value);
+                return Ok(());
+            }
+            match place.reflect_mut() {
+                ReflectMut::List(list) if list.fixed_len() == Some(value.len()) => {
+                    for (index, byte) in value.iter().enumerate() {
+                        match list.get_mut(index).and_then(|b| b.downcast_mut::<u8>()) {
+                            Some(slot) => *slot = *byte,
+                            None => return Err(ScalarError::WrongType("a Blob")),
+                        }
+                    }
+                    Ok(())
+                }
+                _ => Err(ScalarError::WrongType("a Blob")),
+            }
+        })
+    }
+
+    fn write_map_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.open_map("a map", len)
+    }
+
+    fn write_map_end(&mut self) -> Result<()> {
+        self.close("MapEnd", true)
+    }
+
+    fn write_array_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.open_seq("an array", len)
+    }
+
+    fn write_array_end(&mut self) -> Result<()> {
+        self.close("ArrayEnd", false)
+    }
+
+    fn write_set_root(&mut self, len: Option<usize>) -> Result<()> {
+        self.open_seq("a set", len)
+    }
+
+    fn write_set_end(&mut self) -> Result<()> {
+        self.close("SetEnd", false)
+    }
+
+    fn write_struct_root(&mut self, _name: &str, len: Option<usize>) -> Result<()> {
+        self.open_map("a struct", len)
+    }
+
+    fn write_struct_end(&mut self) -> Result<()> {
+        self.close("StructEnd", true)
+    }
+
+    fn write_option_root(&mut self) -> Result<()> {
+        let mut slot = self.slot()?;
+        // SAFETY: see `scalar`; newtypes are followed but `Some` is not, so the option
+        // itself is the target.
+        let place = resolve(unsafe { slot.as_mut() }, true);
+        let is_option = matches!(place.reflect_mut(), ReflectMut::Option(_));
+        let target = NonNull::from(place);
+        let kind = if is_option {
+            Kind::Option { filled: false }
+        } else {
+            Kind::Pass { filled: false }
+        };
+        self.push(target, kind);
+        Ok(())
+    }
+
+    fn write_option_end(&mut self) -> Result<()> {
+        match self.stack.last() {
+            Some(Frame {
+                kind: Kind::Option { filled: true } | Kind::Pass { filled: true },
+                ..
+            }) => {
+                self.stack.pop();
+                self.value_done()
+            }
+            _ => Err(self.locate(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                "OptionEnd does not close a filled option",
+            ))),
+        }
+    }
+
+    fn write_enum(&mut self, value: EnumToken<'_>) -> Result<()> {
+        self.scalar(false, |place| match place.reflect_mut() {
+            ReflectMut::Enum(e) => {
+                if value.flags && e.set_bits(value.value) {
+                    return Ok(());
+                }
+                if value.variant.is_empty() {
+                    write_number_into(place, Number::I64(value.value))
+                } else {
+                    write_enum_name(place, value.variant)
+                }
+            }
+            ReflectMut::Scalar(ScalarMut::String(_) | ScalarMut::BoxStr(_))
+                if !value.variant.is_empty() =>
+            {
+                write_str_into(place, value.variant)
+            }
+            ReflectMut::Scalar(_) => write_number_into(place, Number::I64(value.value)),
+            _ => Err(ScalarError::WrongType("an Enum")),
+        })
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.is_complete() {
+            Ok(())
+        } else {
+            Err(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                "the input ended before the value was complete",
+            ))
+        }
+    }
+}

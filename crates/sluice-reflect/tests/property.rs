@@ -1,0 +1,368 @@
+//! `PropertyReader` / `PropertyWriter` against `Value` and token streams.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+
+use sluice_core::{Token, Value, ValueReader, ValueWriter, pipe, testing::TokenReader};
+use sluice_reflect::{Flags, PropertyReader, PropertyWriter, Reflect, Typed};
+
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+enum Distance {
+    Near,
+    Mid = 5,
+    Far,
+}
+
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(flags)]
+enum Access {
+    Read = 1,
+    Write = 2,
+    Exec = 4,
+}
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+enum Shape {
+    Empty,
+    Circle(f64),
+    Segment(i32, i32),
+    Rect { w: u16, h: u16 },
+}
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Meters(f64);
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Pair(u8, String);
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Unit;
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Inner {
+    name: String,
+    #[reflect(rename = "hp", alias = "health", alias = "HP")]
+    hit_points: u32,
+    #[reflect(default)]
+    tags: Vec<String>,
+    #[reflect(default = "default_speed")]
+    speed: f32,
+    #[reflect(skip)]
+    cache: u64,
+}
+
+fn default_speed() -> f32 {
+    1.5
+}
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Everything {
+    flag: bool,
+    i8: i8,
+    i16: i16,
+    i32: i32,
+    i64: i64,
+    i128: i128,
+    u8: u8,
+    u16: u16,
+    u32: u32,
+    u64: u64,
+    u128: u128,
+    f32: f32,
+    f64: f64,
+    ch: char,
+    text: String,
+    boxed_text: Box<str>,
+    list: Vec<Inner>,
+    deque: VecDeque<i16>,
+    array: [u8; 3],
+    tuple: (u8, String, bool),
+    option_none: Option<u32>,
+    option_some: Option<Box<Inner>>,
+    hash: HashMap<String, i32>,
+    btree: BTreeMap<u32, String>,
+    tuple_keys: BTreeMap<(u8, u8), bool>,
+    hash_set: HashSet<String>,
+    btree_set: BTreeSet<i64>,
+    id: uuid::Uuid,
+    distance: Distance,
+    access: Flags<Access>,
+    shapes: Vec<Shape>,
+    meters: Meters,
+    pair: Pair,
+    unit: Unit,
+}
+
+fn inner(name: &str) -> Inner {
+    Inner {
+        name: name.into(),
+        hit_points: 7,
+        tags: vec!["a".into()],
+        speed: 2.0,
+        cache: 0,
+    }
+}
+
+fn everything() -> Everything {
+    let mut access = Flags::empty();
+    access.insert(Access::Read);
+    access.insert(Access::Exec);
+    Everything {
+        flag: true,
+        i8: -8,
+        i16: -16,
+        i32: -32,
+        i64: i64::MIN,
+        i128: i128::MIN,
+        u8: 8,
+        u16: 16,
+        u32: 32,
+        u64: u64::MAX,
+        u128: u128::MAX,
+        f32: 1.25,
+        f64: -0.1,
+        ch: 'é',
+        text: "hello \"world\"".into(),
+        boxed_text: "boxed".into(),
+        list: vec![inner("a"), inner("b")],
+        deque: VecDeque::from(vec![1, -2]),
+        array: [1, 2, 3],
+        tuple: (9, "nine".into(), false),
+        option_none: None,
+        option_some: Some(Box::new(inner("boxed"))),
+        hash: HashMap::from([("x".into(), 1), ("y".into(), -1)]),
+        btree: BTreeMap::from([(1, "one".into()), (2, "two".into())]),
+        tuple_keys: BTreeMap::from([((1, 2), true)]),
+        hash_set: HashSet::from(["s".into()]),
+        btree_set: BTreeSet::from([3, -3]),
+        id: uuid::Uuid::from_u128(0x1234_5678_9abc_def0_1234_5678_9abc_def0),
+        distance: Distance::Mid,
+        access,
+        shapes: vec![
+            Shape::Empty,
+            Shape::Circle(2.5),
+            Shape::Segment(-1, 1),
+            Shape::Rect { w: 3, h: 4 },
+        ],
+        meters: Meters(3.5),
+        pair: Pair(1, "p".into()),
+        unit: Unit,
+    }
+}
+
+fn copy<T: Typed>(value: &T) -> T {
+    let mut out = T::reflect_default();
+    pipe(
+        &mut PropertyReader::new(value),
+        &mut PropertyWriter::new(&mut out),
+    )
+    .expect("copy");
+    out
+}
+
+#[test]
+fn property_reader_into_property_writer_copies_exactly() {
+    let value = everything();
+    assert_eq!(copy(&value), value);
+}
+
+#[test]
+fn a_value_tree_round_trip_gives_the_same_value() {
+    let value = everything();
+    let mut writer = ValueWriter::new();
+    pipe(&mut PropertyReader::new(&value), &mut writer).expect("to value");
+    let tree = writer.into_value().expect("tree");
+    let mut back = Everything::reflect_default();
+    pipe(
+        &mut ValueReader::new(&tree),
+        &mut PropertyWriter::new(&mut back),
+    )
+    .expect("from value");
+    assert_eq!(back, value);
+}
+
+#[test]
+fn tokens_have_the_documented_shapes() {
+    let value = (Some(3u8), None::<u8>, Distance::Near, Shape::Circle(1.0));
+    let tokens = Token::read_all(&mut PropertyReader::new(&value)).expect("tokens");
+    let shown: Vec<String> = tokens.iter().map(|t| format!("{t:?}")).collect();
+    let expected = [
+        "ArrayRoot(Some(4))",
+        "OptionRoot",
+        "Number(U64(3))",
+        "OptionEnd",
+        "OptionRoot",
+        "Null",
+        "OptionEnd",
+        "Enum { type_name: \"Distance\", variant: \"Near\", value: 0, flags: false }",
+        "MapRoot(Some(1))",
+        "Name(\"Circle\")",
+        "Number(F64(1.0))",
+        "MapEnd",
+        "ArrayEnd",
+    ];
+    assert_eq!(shown, expected);
+}
+
+#[test]
+fn struct_tokens_carry_the_type_name_and_names() {
+    let tokens = Token::read_all(&mut PropertyReader::new(&inner("x"))).expect("tokens");
+    assert_eq!(tokens[0], Token::StructRoot("Inner".into(), Some(4)));
+    assert_eq!(tokens[1], Token::Name("name".into()));
+    assert_eq!(tokens[3], Token::Name("hp".into()));
+    assert_eq!(tokens.last(), Some(&Token::StructEnd));
+}
+
+#[test]
+fn writer_accepts_lenient_forms() {
+    // Map for a struct, String for Name, text numbers, alias, enum by name, missing defaults.
+    let tokens = vec![
+        Token::MapRoot(None),
+        Token::String("name".into()),
+        Token::String("orc".into()),
+        Token::Name("health".into()),
+        Token::Number(sluice_core::OwnedNumber::Text(
+            "12".into(),
+            sluice_core::NumberHint::Integer,
+        )),
+        Token::MapEnd,
+    ];
+    let mut out = Inner::reflect_default();
+    pipe(
+        &mut TokenReader::from_tokens(tokens),
+        &mut PropertyWriter::new(&mut out),
+    )
+    .expect("write");
+    assert_eq!(out.name, "orc");
+    assert_eq!(out.hit_points, 12);
+    assert_eq!(out.speed, 1.5, "default fn applied");
+    assert!(out.tags.is_empty());
+}
+
+#[test]
+fn option_accepts_null_and_plain_values_and_enum_names() {
+    let input = Value::Array(vec![Value::Null, Value::from(4u64), Value::from("Far")]);
+    let mut out: (Option<u8>, Option<u8>, Distance) = (Some(1), None, Distance::Near);
+    pipe(
+        &mut ValueReader::new(&input),
+        &mut PropertyWriter::new(&mut out),
+    )
+    .expect("write");
+    assert_eq!(out, (None, Some(4), Distance::Far));
+}
+
+#[test]
+fn flags_read_from_names_and_bits() {
+    let input = Value::Array(vec![Value::from("Read | Write"), Value::from(4u64)]);
+    let mut out: (Flags<Access>, Flags<Access>) = Default::default();
+    pipe(
+        &mut ValueReader::new(&input),
+        &mut PropertyWriter::new(&mut out),
+    )
+    .expect("write");
+    assert_eq!(out.0.bits(), 3);
+    assert!(out.1.contains(Access::Exec));
+}
+
+#[test]
+fn containers_are_replaced_not_appended() {
+    let input = Value::Array(vec![Value::from(1u64)]);
+    let mut out = vec![5u8, 6, 7];
+    pipe(
+        &mut ValueReader::new(&input),
+        &mut PropertyWriter::new(&mut out),
+    )
+    .expect("write");
+    assert_eq!(out, [1]);
+}
+
+#[test]
+#[allow(clippy::type_complexity)]
+fn deep_nesting_of_depth_100_round_trips() {
+    #[derive(Reflect, Debug, PartialEq)]
+    struct Node {
+        value: u32,
+        next: Option<Box<Node>>,
+    }
+    let mut node = Node {
+        value: 0,
+        next: None,
+    };
+    for value in 1..100 {
+        node = Node {
+            value,
+            next: Some(Box::new(node)),
+        };
+    }
+    let back = copy(&node);
+    assert_eq!(back, node);
+    let nested: Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<u8>>>>>>>>>> =
+        vec![vec![vec![vec![vec![vec![vec![vec![vec![vec![1]]]]]]]]]];
+    assert_eq!(copy(&nested), nested);
+}
+
+#[test]
+fn registry_finds_reached_types_by_name_and_uuid() {
+    let mut registry = sluice_reflect::TypeRegistry::new();
+    registry.register::<Everything>();
+    for name in [
+        "Everything",
+        "Inner",
+        "Distance",
+        "Shape",
+        "Vec<Inner>",
+        "Flags<Access>",
+        "Access",
+        "u128",
+    ] {
+        let info = registry
+            .get_by_name(name)
+            .unwrap_or_else(|| panic!("{name} registered"));
+        assert_eq!(
+            registry.get_by_uuid(info.uuid()).map(sluice_reflect::TypeInfo::name),
+            Some(info.name())
+        );
+    }
+    assert!(registry.get_by_name("Unregistered").is_none());
+    assert!(registry.contains::<Meters>());
+}
+
+#[test]
+fn uuid_and_version_attributes_are_kept() {
+    #[derive(Reflect)]
+    #[reflect(uuid = "6a1f0c5e-2b9d-4d8e-9c1a-3e5f7a9b0d2c", version = 3)]
+    struct Tagged {
+        x: u8,
+    }
+    let info = <Tagged as Typed>::info();
+    assert_eq!(
+        info.uuid().to_string(),
+        "6a1f0c5e-2b9d-4d8e-9c1a-3e5f7a9b0d2c"
+    );
+    assert_eq!(info.version(), 3);
+    let derived = <Inner as Typed>::info().uuid();
+    assert_eq!(
+        derived,
+        sluice_reflect::uuid_from_type_path(<Inner as Typed>::info().type_path())
+    );
+    assert_eq!(derived.get_version_num(), 5);
+}
+
+#[test]
+fn generic_structs_get_their_own_info() {
+    #[derive(Reflect, Debug, PartialEq)]
+    struct Wrapper<T> {
+        item: T,
+    }
+    assert_eq!(<Wrapper<u8> as Typed>::info().name(), "Wrapper<u8>");
+    assert_eq!(<Wrapper<String> as Typed>::info().name(), "Wrapper<String>");
+    let value = Wrapper { item: vec![1u16] };
+    assert_eq!(copy(&value), value);
+}
+
+#[test]
+fn large_collections_copy() {
+    let big: Vec<u32> = (0..1_000_000).collect();
+    assert_eq!(copy(&big), big);
+    let map: HashMap<u32, u32> = (0..100_000).map(|i| (i, i * 2)).collect();
+    assert_eq!(copy(&map), map);
+}
