@@ -1,0 +1,175 @@
+//! Map keys: a key is a string ([`Entry::Name`](sluice_core::Entry::Name)) in every text
+//! format, but serde may ask for it as a number (`HashMap<u32, _>` from `{"1": ...}`), a bool,
+//! a char or a unit enum variant. The key deserializer parses the key text into what is asked
+//! for, exactly (integers digit by digit, never through a float).
+
+use serde::de::{self, Visitor};
+use sluice_core::{Number, NumberHint};
+
+use crate::error::{Error, Result};
+
+/// A map key already read from the reader.
+pub(crate) struct KeyDeserializer<'a, 'de> {
+    pub(crate) key: &'a str,
+    /// The same key with the input's lifetime, when it lies in the input.
+    pub(crate) borrowed: Option<&'de str>,
+    pub(crate) human_readable: bool,
+}
+
+/// Integer key text: an optional minus sign, then ASCII digits only.
+fn integer_hint(text: &str) -> Option<NumberHint> {
+    let (digits, hint) = match text.strip_prefix('-') {
+        Some(rest) => (rest, NumberHint::NegInteger),
+        None => (text, NumberHint::Integer),
+    };
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(hint)
+}
+
+/// Float key text: what JSON accepts as a number (digits, sign, `.`, exponent).
+fn float_text(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().any(|b| b.is_ascii_digit())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+}
+
+macro_rules! integer_key {
+    ($($method:ident => $convert:ident, $visit:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match integer_hint(self.key) {
+                Some(hint) => {
+                    let value = Number::Text(self.key, hint).$convert()?;
+                    visitor.$visit(value)
+                }
+                // Let the visitor say what it expected instead.
+                None => self.visit_key(visitor),
+            }
+        }
+    )*};
+}
+
+macro_rules! float_key {
+    ($($method:ident => $convert:ident, $visit:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if float_text(self.key) {
+                let value = Number::Text(self.key, NumberHint::Float).$convert()?;
+                visitor.$visit(value)
+            } else {
+                self.visit_key(visitor)
+            }
+        }
+    )*};
+}
+
+impl<'de> KeyDeserializer<'_, 'de> {
+    #[inline]
+    fn visit_key<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.borrowed {
+            Some(borrowed) => visitor.visit_borrowed_str(borrowed),
+            None => visitor.visit_str(self.key),
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for KeyDeserializer<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit_key(visitor)
+    }
+
+    integer_key! {
+        deserialize_i8 => to_i8, visit_i8;
+        deserialize_i16 => to_i16, visit_i16;
+        deserialize_i32 => to_i32, visit_i32;
+        deserialize_i64 => to_i64, visit_i64;
+        deserialize_i128 => to_i128, visit_i128;
+        deserialize_u8 => to_u8, visit_u8;
+        deserialize_u16 => to_u16, visit_u16;
+        deserialize_u32 => to_u32, visit_u32;
+        deserialize_u64 => to_u64, visit_u64;
+        deserialize_u128 => to_u128, visit_u128;
+    }
+
+    float_key! {
+        deserialize_f32 => to_f32, visit_f32;
+        deserialize_f64 => to_f64, visit_f64;
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.key {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            _ => self.visit_key(visitor),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.borrowed {
+            Some(borrowed) => visitor.visit_borrowed_bytes(borrowed.as_bytes()),
+            None => visitor.visit_bytes(self.key.as_bytes()),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.borrowed {
+            Some(borrowed) => {
+                visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(borrowed))
+            }
+            None => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(self.key)),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_and_float_key_syntax() {
+        assert_eq!(integer_hint("12"), Some(NumberHint::Integer));
+        assert_eq!(integer_hint("-12"), Some(NumberHint::NegInteger));
+        assert_eq!(integer_hint("-"), None);
+        assert_eq!(integer_hint("+1"), None);
+        assert_eq!(integer_hint(" 1"), None);
+        assert_eq!(integer_hint(""), None);
+        assert!(float_text("1.5e3"));
+        assert!(!float_text("NaN"));
+        assert!(!float_text("."));
+    }
+}
