@@ -54,6 +54,8 @@ pub use reflect::{
 };
 pub use registry::TypeRegistry;
 pub use sluice_derive::Reflect;
+/// The uuid type of type ids and `Uuid` values (re-exported from the `uuid` crate).
+pub use uuid::Uuid;
 pub use writer::PropertyWriter;
 
 /// Error codes of the reflection layer (category `reflect`).

@@ -318,7 +318,9 @@ fn registry_finds_reached_types_by_name_and_uuid() {
             .get_by_name(name)
             .unwrap_or_else(|| panic!("{name} registered"));
         assert_eq!(
-            registry.get_by_uuid(info.uuid()).map(sluice_reflect::TypeInfo::name),
+            registry
+                .get_by_uuid(info.uuid())
+                .map(sluice_reflect::TypeInfo::name),
             Some(info.name())
         );
     }
