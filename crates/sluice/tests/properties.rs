@@ -145,7 +145,7 @@ fn collections() -> impl Strategy<Value = Collections> {
                 text,
                 boxed: boxed.into(),
                 list,
-                deque: deque.into(),
+                deque,
                 array,
                 tuple,
                 hash,
