@@ -73,13 +73,20 @@ pub(crate) enum HeadError {
     Truncated(u8),
 }
 
+/// The big-endian field of `n` (1, 2, 4 or 8) bytes right after the marker; the caller has
+/// checked that `bytes` holds them.
 #[inline]
-fn be(bytes: &[u8], at: usize, n: usize) -> u64 {
-    let mut value = 0u64;
-    for &byte in &bytes[at..at + n] {
-        value = (value << 8) | u64::from(byte);
+fn be(bytes: &[u8], n: usize) -> u64 {
+    match n {
+        1 => u64::from(bytes[1]),
+        2 => u64::from(u16::from_be_bytes([bytes[1], bytes[2]])),
+        4 => u64::from(u32::from_be_bytes([bytes[1], bytes[2], bytes[3], bytes[4]])),
+        _ => {
+            let mut field = [0u8; 8];
+            field.copy_from_slice(&bytes[1..9]);
+            u64::from_be_bytes(field)
+        }
     }
-    value
 }
 
 /// Sign-extends the low `bits` of `value`.
@@ -132,7 +139,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Head, HeadError> {
     if bytes.len() < usize::from(len) {
         return Err(HeadError::Truncated(len));
     }
-    let field = |n: usize| be(bytes, 1, n);
+    let field = |n: usize| be(bytes, n);
     Ok(match marker {
         0xc4 => head(Kind::Bin, len, field(1)),
         0xc5 => head(Kind::Bin, len, field(2)),

@@ -294,25 +294,35 @@ impl<I: Input> MsgPackReader<I> {
         }
         let start = self.input.offset();
         let bytes = self.input.fill(9)?;
+        if !bytes.is_empty()
+            && let Ok(head) = head::decode(bytes)
+        {
+            self.head = Some(head);
+            self.head_start = start;
+            return Ok(head);
+        }
+        Err(self.head_error(start))
+    }
+
+    /// The error for a header that did not decode at `start`.
+    #[cold]
+    #[inline(never)]
+    fn head_error(&mut self, start: usize) -> Error {
+        let bytes = match self.input.fill(9) {
+            Ok(bytes) => bytes,
+            Err(err) => return err,
+        };
         let available = bytes.len();
         if available == 0 {
-            return Err(truncated("a value", Span::at(start)));
+            return truncated("a value", Span::at(start));
         }
         match head::decode(bytes) {
-            Ok(head) => {
-                self.head = Some(head);
-                self.head_start = start;
-                Ok(head)
-            }
-            Err(HeadError::Reserved) => Err(Error::new(
+            Err(HeadError::Reserved) => Error::new(
                 codes::RESERVED_BYTE,
                 format!("byte 0xc1 at offset {start} is reserved and never used in MessagePack"),
             )
-            .with_span(Span::new(start, start + 1))),
-            Err(HeadError::Truncated(_)) => Err(truncated(
-                "a value header",
-                Span::new(start, start + available),
-            )),
+            .with_span(Span::new(start, start + 1)),
+            _ => truncated("a value header", Span::new(start, start + available)),
         }
     }
 
@@ -387,6 +397,13 @@ impl<I: Input> MsgPackReader<I> {
     /// Loads the next header and checks its kind; consumes nothing.
     #[inline]
     fn expect(&mut self, expected: &str, want: fn(Kind) -> bool) -> Result<Head> {
+        // A cached header is always the next value (it is dropped once read, and never
+        // loaded at a container end): the common peek-then-read path stops here.
+        if let Some(head) = self.head
+            && want(head.kind)
+        {
+            return Ok(head);
+        }
         let entry = self.next_entry()?;
         match self.head {
             Some(head) if want(head.kind) && !entry.is_container_end() => Ok(head),
