@@ -130,8 +130,9 @@ fn field_attrs(attrs: &[syn::Attribute], allowed: &str) -> syn::Result<FieldAttr
         })?;
     }
     if out.skip && (out.rename.is_some() || !out.aliases.is_empty()) {
+        let span = attrs.first().map_or_else(Span::call_site, Spanned::span);
         return Err(syn::Error::new(
-            Span::call_site(),
+            span,
             "a skipped field is not in the data: `rename` and `alias` do not apply",
         ));
     }

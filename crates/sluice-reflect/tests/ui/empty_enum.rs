@@ -1,0 +1,6 @@
+use sluice_reflect::Reflect;
+
+#[derive(Reflect)]
+enum Never {}
+
+fn main() {}
