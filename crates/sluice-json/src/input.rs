@@ -36,6 +36,10 @@ pub trait Input: sealed::Sealed {
     /// Whether the bytes are known to be UTF-8 already (input given as `&str`).
     fn known_utf8(&self) -> bool;
 
+    /// Whether the window is the whole input and never moves (a slice), so positions in it
+    /// stay valid for the life of the reader.
+    fn is_stable(&self) -> bool;
+
     /// Makes more bytes available. Bytes before `keep` may be dropped.
     ///
     /// # Errors
@@ -83,6 +87,11 @@ impl Input for SliceInput<'_> {
     #[inline(always)]
     fn known_utf8(&self) -> bool {
         self.utf8
+    }
+
+    #[inline(always)]
+    fn is_stable(&self) -> bool {
+        true
     }
 
     #[inline(always)]
@@ -149,6 +158,11 @@ impl<R: io::Read> Input for IoInput<R> {
 
     #[inline(always)]
     fn known_utf8(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn is_stable(&self) -> bool {
         false
     }
 

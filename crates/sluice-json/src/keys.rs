@@ -17,6 +17,26 @@ struct KeyEntry {
     hash: u64,
     start: usize,
     len: usize,
+    /// `start` is an offset in the (stable) input rather than in the arena.
+    in_input: bool,
+}
+
+/// Where a key's bytes are: in the reader's input (which must then stay put while the
+/// object is open, as a slice does), or somewhere temporary (copied to the arena).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum KeyBytes<'a> {
+    /// At this offset of the stable input.
+    Input(usize, &'a [u8]),
+    /// Decoded or from a moving window: copied.
+    Copy(&'a [u8]),
+}
+
+impl<'a> KeyBytes<'a> {
+    fn bytes(self) -> &'a [u8] {
+        match self {
+            KeyBytes::Input(_, bytes) | KeyBytes::Copy(bytes) => bytes,
+        }
+    }
 }
 
 /// A hasher for keys that are already hashes.
@@ -88,75 +108,90 @@ impl KeyTracker {
         }
     }
 
+    fn push(&mut self, key: KeyBytes<'_>, hash: u64) {
+        let entry = match key {
+            KeyBytes::Input(start, bytes) => KeyEntry {
+                hash,
+                start,
+                len: bytes.len(),
+                in_input: true,
+            },
+            KeyBytes::Copy(bytes) => {
+                let start = self.bytes.len();
+                self.bytes.extend_from_slice(bytes);
+                KeyEntry {
+                    hash,
+                    start,
+                    len: bytes.len(),
+                    in_input: false,
+                }
+            }
+        };
+        self.entries.push(entry);
+    }
+
+    fn entry_bytes<'s>(&'s self, entry: &KeyEntry, input: &'s [u8]) -> &'s [u8] {
+        let source = if entry.in_input { input } else { &self.bytes };
+        &source[entry.start..entry.start + entry.len]
+    }
+
     /// Remembers `key` as the current key of the innermost object, forgetting the previous
     /// one (no duplicate detection).
     #[inline]
-    pub(crate) fn replace(&mut self, key: &[u8]) {
+    pub(crate) fn replace(&mut self, key: KeyBytes<'_>) {
         let Some(frame) = self.frames.last() else {
             return;
         };
         self.entries.truncate(frame.first_entry);
         self.bytes.truncate(frame.first_byte);
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(key);
-        self.entries.push(KeyEntry {
-            hash: 0,
-            start,
-            len: key.len(),
-        });
+        self.push(key, 0);
     }
 
-    /// Adds `key` to the innermost object; `false` when the object already has it.
+    /// Adds `key` to the innermost object; `false` when the object already has it. `input`
+    /// is the stable input that [`KeyBytes::Input`] offsets point into.
     #[inline]
-    pub(crate) fn insert(&mut self, key: &[u8]) -> bool {
-        let Some(frame) = self.frames.last_mut() else {
+    pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: &[u8]) -> bool {
+        let Some(frame) = self.frames.last() else {
             return true;
         };
-        let hash = hash_key(key);
-        let count = self.entries.len() - frame.first_entry;
-        let same = |entry: &KeyEntry| {
-            entry.hash == hash && &self.bytes[entry.start..entry.start + entry.len] == key
+        let first = frame.first_entry;
+        let text = key.bytes();
+        let hash = hash_key(text);
+        let same = |entry: &KeyEntry| entry.hash == hash && self.entry_bytes(entry, input) == text;
+        let duplicate = match &frame.index {
+            // Equal hashes of different keys fall back to a scan, so correctness never
+            // rests on the hash.
+            Some(index) => match index.get(&hash) {
+                Some(&at) if same(&self.entries[at]) => true,
+                Some(_) => self.entries[first..].iter().any(same),
+                None => false,
+            },
+            None => self.entries[first..].iter().any(same),
         };
-        if let Some(index) = &mut frame.index {
-            match index.get(&hash) {
-                // The indexed entry has the same hash; equal hashes of different keys fall
-                // back to a scan, so correctness never rests on the hash.
-                Some(&at) if same(&self.entries[at]) => return false,
-                Some(_) => {
-                    if self.entries[frame.first_entry..].iter().any(same) {
-                        return false;
-                    }
-                }
-                None => {
-                    index.insert(hash, self.entries.len());
-                }
-            }
-        } else {
-            if self.entries[frame.first_entry..].iter().any(same) {
-                return false;
-            }
-            if count + 1 > INDEX_THRESHOLD {
+        if duplicate {
+            return false;
+        }
+        let at = self.entries.len();
+        let count = at - first;
+        if let Some(frame) = self.frames.last_mut() {
+            if let Some(index) = &mut frame.index {
+                index.entry(hash).or_insert(at);
+            } else if count + 1 > INDEX_THRESHOLD {
                 let mut index = Index::default();
-                for (at, entry) in self.entries.iter().enumerate().skip(frame.first_entry) {
-                    index.entry(entry.hash).or_insert(at);
+                for (i, entry) in self.entries.iter().enumerate().skip(first) {
+                    index.entry(entry.hash).or_insert(i);
                 }
-                index.entry(hash).or_insert(self.entries.len());
+                index.entry(hash).or_insert(at);
                 frame.index = Some(index);
             }
         }
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(key);
-        self.entries.push(KeyEntry {
-            hash,
-            start,
-            len: key.len(),
-        });
+        self.push(key, hash);
         true
     }
 
     /// The current (last) key of the object at nesting position `object` (0 = outermost
     /// open object), if it has one yet.
-    pub(crate) fn current_key(&self, object: usize) -> Option<String> {
+    pub(crate) fn current_key(&self, object: usize, input: &[u8]) -> Option<String> {
         let frame = self.frames.get(object)?;
         let end = self
             .frames
@@ -166,9 +201,8 @@ impl KeyTracker {
             return None;
         }
         let entry = self.entries[end - 1];
-        Some(
-            String::from_utf8_lossy(&self.bytes[entry.start..entry.start + entry.len]).into_owned(),
-        )
+        let bytes = self.entry_bytes(&entry, input);
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }
 
@@ -180,29 +214,37 @@ mod tests {
     fn duplicates_are_found_in_small_and_large_objects_and_forgotten_on_close() {
         let mut keys = KeyTracker::default();
         keys.open();
+        let input = b"..k0..k199";
         for i in 0..200 {
-            assert!(keys.insert(format!("k{i}").as_bytes()));
+            assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
         }
-        assert!(!keys.insert(b"k0"));
-        assert!(!keys.insert(b"k199"));
-        assert!(!keys.insert(b"k23"));
+        assert!(!keys.insert(KeyBytes::Input(2, b"k0"), input));
+        assert!(!keys.insert(KeyBytes::Input(6, b"k199"), input));
+        assert!(!keys.insert(KeyBytes::Copy(b"k23"), input));
         keys.open();
-        assert!(keys.insert(b"k0"), "a nested object has its own keys");
-        assert_eq!(keys.current_key(1).as_deref(), Some("k0"));
+        assert!(
+            keys.insert(KeyBytes::Input(2, b"k0"), input),
+            "a nested object has its own keys"
+        );
+        assert!(
+            !keys.insert(KeyBytes::Copy(b"k0"), input),
+            "borrowed and copied keys compare"
+        );
+        assert_eq!(keys.current_key(1, input).as_deref(), Some("k0"));
         keys.close();
-        assert_eq!(keys.current_key(0).as_deref(), Some("k199"));
+        assert_eq!(keys.current_key(0, input).as_deref(), Some("k199"));
         keys.close();
         keys.open();
-        assert!(keys.insert(b"k0"));
+        assert!(keys.insert(KeyBytes::Copy(b"k0"), input));
     }
 
     #[test]
     fn replace_keeps_only_the_current_key() {
         let mut keys = KeyTracker::default();
         keys.open();
-        keys.replace(b"a");
-        keys.replace(b"b");
-        assert_eq!(keys.current_key(0).as_deref(), Some("b"));
+        keys.replace(KeyBytes::Copy(b"a"));
+        keys.replace(KeyBytes::Input(1, b"b"));
+        assert_eq!(keys.current_key(0, b"ab").as_deref(), Some("b"));
         assert_eq!(keys.entries.len(), 1);
     }
 }

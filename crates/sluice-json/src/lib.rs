@@ -22,6 +22,7 @@
 
 mod base64;
 pub mod codes;
+pub mod fuzzing;
 mod input;
 mod keys;
 mod ndjson;
@@ -30,6 +31,11 @@ pub mod parallel;
 mod reader;
 mod scan;
 mod writer;
+
+/// The JSON chapter of the book, compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/json.md")]
+pub struct JsonChapter;
 
 pub use input::{IO_WINDOW, Input, IoInput, Refill, SliceInput};
 pub use ndjson::{NdjsonReader, NdjsonWriter, Record};

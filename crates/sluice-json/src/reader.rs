@@ -15,7 +15,7 @@ use sluice_core::{Entry, Error, ErrorCode, Number, NumberHint, Path, Reader, Res
 
 use crate::codes;
 use crate::input::{Input, IoInput, SliceInput};
-use crate::keys::KeyTracker;
+use crate::keys::{KeyBytes, KeyTracker};
 use crate::options::{DuplicateKeys, JsonOptions};
 use crate::scan::{self, NumberScan};
 
@@ -49,8 +49,9 @@ enum State {
 enum Payload {
     None,
     Bool(bool),
-    /// String content borrowed from the input, between these offsets.
-    Borrowed(usize, usize),
+    /// String content borrowed from the input, between these offsets; `true` when the
+    /// bytes are proven UTF-8 already (all ASCII, or the input is a `&str`).
+    Borrowed(usize, usize, bool),
     /// String content decoded into the scratch buffer.
     Scratch,
     /// Number text borrowed from the input, between these offsets.
@@ -341,7 +342,7 @@ impl<S: Input> JsonReader<S> {
                         self.state,
                         State::ObjectColon | State::ObjectValue | State::ObjectNext
                     );
-                if has_key && let Some(key) = self.keys.current_key(object) {
+                if has_key && let Some(key) = self.keys.current_key(object, self.input.window()) {
                     path.push_key(key);
                 }
                 object += 1;
@@ -442,7 +443,11 @@ impl<S: Input> JsonReader<S> {
         let mut at = self.pos;
         while let Some(&byte) = window.get(at) {
             match byte {
-                b' ' | b'\n' | b'\r' | b'\t' => at += 1,
+                b' ' | b'\n' | b'\r' | b'\t' => {
+                    at += 1;
+                    // Indentation comes in runs of spaces: skip them a word at a time.
+                    at = scan::skip_spaces(window, at);
+                }
                 b'/' | 0x0b | 0x0c | 0x80.. => break,
                 _ => {
                     self.pos = at;
@@ -822,7 +827,7 @@ impl<S: Input> JsonReader<S> {
         if at == 0 {
             return Err(self.unexpected_here(codes::EXPECT_KEY, "a key"));
         }
-        Ok(self.set_pending(Entry::Name, at, Payload::Borrowed(0, at)))
+        Ok(self.set_pending(Entry::Name, at, Payload::Borrowed(0, at, false)))
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
@@ -986,10 +991,11 @@ impl<S: Input> JsonReader<S> {
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
         let mut run = 1;
         let mut escaped = false;
+        let mut non_ascii = false;
         loop {
             let window = self.input.window();
             let rest = &window[self.pos..];
-            at = scan::find_string_special(rest, at, quote);
+            at = scan::find_string_special(rest, at, quote, &mut non_ascii);
             let Some(&byte) = rest.get(at) else {
                 if !self.ensure(at, 1)? {
                     let end = self.input.window().len();
@@ -1004,7 +1010,8 @@ impl<S: Input> JsonReader<S> {
             };
             if byte == quote {
                 if !escaped {
-                    return Ok((Payload::Borrowed(1, at), at + 1));
+                    let proven = !non_ascii || self.input.known_utf8();
+                    return Ok((Payload::Borrowed(1, at, proven), at + 1));
                 }
                 self.push_raw(run, at)?;
                 return Ok((Payload::Scratch, at + 1));
@@ -1285,7 +1292,7 @@ impl<S: Input> JsonReader<S> {
     /// Checks that a pending string or name token is UTF-8.
     #[inline(always)]
     fn check_string(&self, payload: Payload) -> Result<()> {
-        if let Payload::Borrowed(from, to) = payload {
+        if let Payload::Borrowed(from, to, false) = payload {
             let bytes = &self.input.window()[self.pos + from..self.pos + to];
             if let Err(err) = std::str::from_utf8(bytes) {
                 return Err(self.decorate(self.utf8_error(self.pos + from, to - from, &err)));
@@ -1304,7 +1311,14 @@ impl<S: Input> JsonReader<S> {
         let start = self.pos;
         self.commit(pending);
         match pending.payload {
-            Payload::Borrowed(from, to) => {
+            Payload::Borrowed(from, to, true) => {
+                let bytes = &self.input.window()[start + from..start + to];
+                // SAFETY: `true` means the lexer proved these bytes UTF-8: it saw no byte of
+                // 0x80 or more (ASCII), or the input is a `&str` and the bytes lie between
+                // two ASCII quotes (character boundaries). Tested by the `proven_utf8` tests.
+                Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+            }
+            Payload::Borrowed(from, to, false) => {
                 let bytes = &self.input.window()[start + from..start + to];
                 match std::str::from_utf8(bytes) {
                     Ok(text) => Ok(text),
@@ -1316,9 +1330,16 @@ impl<S: Input> JsonReader<S> {
     }
 
     fn track_key(&mut self, pending: Pending) -> Result<()> {
+        let window = self.input.window();
         let key = match pending.payload {
-            Payload::Borrowed(from, to) => &self.input.window()[self.pos + from..self.pos + to],
-            _ => self.scratch.as_bytes(),
+            Payload::Borrowed(from, to, _) if self.input.is_stable() => {
+                let start = self.pos + from;
+                KeyBytes::Input(start, &window[start..self.pos + to])
+            }
+            Payload::Borrowed(from, to, _) => {
+                KeyBytes::Copy(&window[self.pos + from..self.pos + to])
+            }
+            _ => KeyBytes::Copy(self.scratch.as_bytes()),
         };
         match self.options.duplicate_keys {
             DuplicateKeys::LastWins => {
@@ -1326,10 +1347,14 @@ impl<S: Input> JsonReader<S> {
                 Ok(())
             }
             DuplicateKeys::Error => {
-                if self.keys.insert(key) {
+                if self.keys.insert(key, window) {
                     return Ok(());
                 }
-                let name = String::from_utf8_lossy(key).into_owned();
+                let name = match key {
+                    KeyBytes::Input(_, bytes) | KeyBytes::Copy(bytes) => {
+                        String::from_utf8_lossy(bytes).into_owned()
+                    }
+                };
                 let mut path = self.path();
                 path.push_key(name.clone());
                 let err = self.error_at(
@@ -1410,9 +1435,10 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(match pending.payload {
             Payload::Text(from, to, hint) => {
                 let bytes = &self.input.window()[start + from..start + to];
-                // The scanner accepted only ASCII digits and signs.
-                let text = std::str::from_utf8(bytes)
-                    .map_err(|_| Error::custom("number text is not ASCII"))?;
+                debug_assert!(bytes.is_ascii());
+                // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
+                // `E`, so the bytes are ASCII and therefore UTF-8.
+                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
                 Number::Text(text, hint)
             }
             Payload::ScratchText(hint) => Number::Text(&self.scratch, hint),

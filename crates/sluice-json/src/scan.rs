@@ -27,29 +27,41 @@ fn control_bytes(word: u64) -> u64 {
     word.wrapping_sub(LO * 0x20) & !word & HI
 }
 
-/// Offset (from `from`) of the first byte in `hay[from..]` that is `quote`, `\` or a control
-/// character, or `hay.len()` if there is none.
+/// Offset of the first byte in `hay[from..]` that is `quote`, `\` or a control character,
+/// or `hay.len()` if there is none. Sets `non_ascii` when a byte of 0x80 or more may have
+/// been passed over (it may also be set for bytes after the one found: never missed, at
+/// worst a needless UTF-8 check).
 #[inline(always)]
-pub(crate) fn find_string_special(hay: &[u8], from: usize, quote: u8) -> usize {
+pub(crate) fn find_string_special(
+    hay: &[u8],
+    from: usize,
+    quote: u8,
+    non_ascii: &mut bool,
+) -> usize {
     let quotes = LO * u64::from(quote);
     let backslashes = LO * u64::from(b'\\');
+    let mut high = 0u64;
     let mut at = from;
     while at + 8 <= hay.len() {
         let word = load(hay, at);
+        high |= word;
         let marks =
             zero_bytes(word ^ quotes) | zero_bytes(word ^ backslashes) | control_bytes(word);
         if marks != 0 {
+            *non_ascii |= high & HI != 0;
             return at + (marks.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
     while at < hay.len() {
         let byte = hay[at];
+        high |= u64::from(byte);
         if byte == quote || byte == b'\\' || byte < 0x20 {
-            return at;
+            break;
         }
         at += 1;
     }
+    *non_ascii |= high & HI != 0;
     at
 }
 
@@ -82,6 +94,21 @@ pub(crate) fn find_escape(text: &[u8], from: usize, ascii_only: bool) -> usize {
     at
 }
 
+/// Offset of the first byte at or after `from` that is not a space.
+#[inline(always)]
+pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
+    const SPACES: u64 = LO * 0x20;
+    let mut at = from;
+    while at + 8 <= bytes.len() {
+        let other = load(bytes, at) ^ SPACES;
+        if other != 0 {
+            return at + (other.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at
+}
+
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
 #[inline]
@@ -92,6 +119,28 @@ pub(crate) fn is_word_byte(byte: u8) -> bool {
 /// Length of the run of word bytes at the start of `bytes`.
 pub(crate) fn word_len(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_word_byte(b)).count()
+}
+
+/// Offset of the first byte at or after `from` that is not an ASCII digit.
+#[inline(always)]
+pub(crate) fn skip_digits(bytes: &[u8], from: usize) -> usize {
+    let mut at = from;
+    while at + 8 <= bytes.len() {
+        let word = load(bytes, at);
+        // A byte is a digit when its high nibble is 3 and adding 6 keeps it there. Carries
+        // from non-digit bytes only disturb the bytes above them, never the first one.
+        let high = LO * 0xF0;
+        let threes = LO * 0x30;
+        let not_digit = ((word & high) ^ threes) | ((word.wrapping_add(LO * 6) & high) ^ threes);
+        if not_digit != 0 {
+            return at + (not_digit.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && bytes[at].is_ascii_digit() {
+        at += 1;
+    }
+    at
 }
 
 /// What [`scan_number`] found.
@@ -121,22 +170,14 @@ pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
     }
     match get(at) {
         Some(b'0') => at += 1,
-        Some(b'1'..=b'9') => {
-            at += 1;
-            while let Some(b'0'..=b'9') = get(at) {
-                at += 1;
-            }
-        }
+        Some(b'1'..=b'9') => at = skip_digits(bytes, at + 1),
         None if !at_end => return NumberScan::NeedMore,
         _ => return invalid(bytes, at, at_end),
     }
     if get(at) == Some(b'.') {
         hint = NumberHint::Float;
-        at += 1;
-        let digits = at;
-        while let Some(b'0'..=b'9') = get(at) {
-            at += 1;
-        }
+        let digits = at + 1;
+        at = skip_digits(bytes, digits);
         if at == digits {
             return invalid(bytes, at, at_end);
         }
@@ -186,17 +227,34 @@ mod tests {
                 for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
                     let mut bytes = vec![b'a'; len];
                     bytes[at] = special;
-                    assert_eq!(find_string_special(&bytes, 0, b'"'), at, "{len} {at}");
+                    let mut non_ascii = false;
+                    assert_eq!(
+                        find_string_special(&bytes, 0, b'"', &mut non_ascii),
+                        at,
+                        "{len} {at}"
+                    );
+                    assert!(!non_ascii);
                 }
                 let mut bytes = vec![0xC3; len];
                 bytes[at] = b'"';
-                assert_eq!(find_string_special(&bytes, 0, b'"'), at);
+                let mut non_ascii = false;
+                assert_eq!(find_string_special(&bytes, 0, b'"', &mut non_ascii), at);
+                assert!(
+                    non_ascii || at == 0,
+                    "non-ASCII before the quote is never missed"
+                );
             }
-            assert_eq!(find_string_special(&vec![b'x'; len], 0, b'"'), len);
+            let mut non_ascii = false;
+            assert_eq!(
+                find_string_special(&vec![b'x'; len], 0, b'"', &mut non_ascii),
+                len
+            );
         }
         // A single quote is special only in single-quoted strings.
-        assert_eq!(find_string_special(b"ab'cd\"", 0, b'\''), 2);
-        assert_eq!(find_string_special(b"ab'cd\"", 0, b'"'), 5);
+        let mut non_ascii = false;
+        assert_eq!(find_string_special(b"ab'cd\"", 0, b'\'', &mut non_ascii), 2);
+        assert_eq!(find_string_special(b"ab'cd\"", 0, b'"', &mut non_ascii), 5);
+        assert!(!non_ascii);
     }
 
     #[test]
@@ -204,6 +262,19 @@ mod tests {
         let text = "abcdefgh é".as_bytes();
         assert_eq!(find_escape(text, 0, false), text.len());
         assert_eq!(find_escape(text, 0, true), 9);
+    }
+
+    #[test]
+    fn digit_runs_are_measured_at_every_length() {
+        for len in 0..20 {
+            for stop in [b'.', b'e', b'/', b':', 0xFF, 0x00, b' '] {
+                let mut bytes = vec![b'7'; len];
+                bytes.push(stop);
+                bytes.extend_from_slice(b"123456789");
+                assert_eq!(skip_digits(&bytes, 0), len, "{len} {stop}");
+            }
+        }
+        assert_eq!(skip_digits(b"0123456789", 0), 10);
     }
 
     #[test]

@@ -1,0 +1,178 @@
+//! JSON benchmarks: sluice-json against serde_json, struson and simd-json, on the three
+//! standard files (canada, citm_catalog, twitter).
+//!
+//! - `read/*`: every token of the file, strings read, numbers read as `u64`, `i64` or `f64`
+//!   at the call site (by their syntax), against serde_json into `IgnoredAny` and `Value`,
+//!   struson's pull reader doing the same work, and simd-json building its tape.
+//! - `read_io/*`: the same scan through `io::Read` instead of a slice.
+//! - `write/*`: pretty and condensed output from a pre-read token stream, against
+//!   serde_json's `to_writer` of a `Value`.
+//!
+//! Run with `cargo bench -p sluice-benches --bench json`; numbers are MB/s of the input file.
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use serde::de::IgnoredAny;
+use sluice_benches::{BENCH_FILES, corpus};
+use sluice_core::{Entry, NumberHint, Reader, Token};
+use sluice_json::{Input, JsonReader, JsonWriter, WriterOptions};
+
+/// Reads every token: strings and keys are read (their length summed), numbers parsed to
+/// the type their syntax suggests.
+fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
+    let mut sum = 0.0;
+    loop {
+        match reader.peek()? {
+            Entry::Ended => return Ok(sum),
+            Entry::String => sum += reader.read_str()?.len() as f64,
+            Entry::Name => sum += reader.read_name()?.len() as f64,
+            Entry::Number(NumberHint::Float) => sum += reader.read_f64()?,
+            Entry::Number(NumberHint::NegInteger) => sum += reader.read_i64()? as f64,
+            Entry::Number(_) => sum += reader.read_u64()? as f64,
+            Entry::Bool => sum += f64::from(u8::from(reader.read_bool()?)),
+            Entry::Null => reader.read_null()?,
+            Entry::MapRoot => {
+                reader.read_map_root()?;
+            }
+            Entry::MapEnd => reader.read_map_end()?,
+            Entry::ArrayRoot => {
+                reader.read_array_root()?;
+            }
+            Entry::ArrayEnd => reader.read_array_end()?,
+            other => unreachable!("JSON has no {other}"),
+        }
+    }
+}
+
+/// The same work with struson's pull reader.
+fn scan_struson(bytes: &[u8]) -> f64 {
+    use struson::reader::{JsonReader as _, JsonStreamReader, ValueType};
+    let mut reader = JsonStreamReader::new(bytes);
+    let mut sum = 0.0;
+    // Per open container: is it an object?
+    let mut stack: Vec<bool> = Vec::new();
+    loop {
+        if let Some(&object) = stack.last() {
+            if !reader.has_next().unwrap() {
+                if object {
+                    reader.end_object().unwrap();
+                } else {
+                    reader.end_array().unwrap();
+                }
+                stack.pop();
+                if stack.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            if object {
+                sum += reader.next_name().unwrap().len() as f64;
+            }
+        }
+        match reader.peek().unwrap() {
+            ValueType::Object => {
+                reader.begin_object().unwrap();
+                stack.push(true);
+            }
+            ValueType::Array => {
+                reader.begin_array().unwrap();
+                stack.push(false);
+            }
+            ValueType::String => sum += reader.next_str().unwrap().len() as f64,
+            ValueType::Number => {
+                let text = reader.next_number_as_str().unwrap();
+                sum += if text.contains(['.', 'e', 'E']) {
+                    lexical_parse_f64(text)
+                } else if text.starts_with('-') {
+                    text.parse::<i64>().unwrap() as f64
+                } else {
+                    text.parse::<u64>().unwrap() as f64
+                };
+            }
+            ValueType::Boolean => sum += f64::from(u8::from(reader.next_bool().unwrap())),
+            ValueType::Null => reader.next_null().unwrap(),
+        }
+        if stack.is_empty() {
+            break;
+        }
+    }
+    sum
+}
+
+fn lexical_parse_f64(text: &str) -> f64 {
+    text.parse::<f64>().unwrap()
+}
+
+fn read(c: &mut Criterion) {
+    for (name, file) in BENCH_FILES {
+        let Some(bytes) = corpus(file) else { continue };
+        let mut group = c.benchmark_group(format!("read/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("sluice_slice", |b| {
+            b.iter(|| scan(&mut JsonReader::from_slice(black_box(&bytes))).unwrap());
+        });
+        group.bench_function("sluice_io_read", |b| {
+            b.iter(|| scan(&mut JsonReader::from_read(black_box(&bytes[..]))).unwrap());
+        });
+        group.bench_function("serde_json_ignored_any", |b| {
+            b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
+        });
+        group.bench_function("serde_json_value", |b| {
+            b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap());
+        });
+        group.bench_function("struson", |b| b.iter(|| scan_struson(black_box(&bytes))));
+        group.bench_function("simd_json_tape", |b| {
+            b.iter_batched(
+                || bytes.clone(),
+                |mut copy| {
+                    let tape = simd_json::to_tape(&mut copy).unwrap();
+                    black_box(tape.0.len())
+                },
+                BatchSize::LargeInput,
+            );
+        });
+        group.finish();
+    }
+}
+
+fn write(c: &mut Criterion) {
+    for (name, file) in BENCH_FILES {
+        let Some(bytes) = corpus(file) else { continue };
+        let tokens = Token::read_all(&mut JsonReader::from_slice(&bytes)).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let mut group = c.benchmark_group(format!("write/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        for (layout, options) in [
+            ("condensed", WriterOptions::condensed()),
+            ("pretty", WriterOptions::pretty()),
+        ] {
+            group.bench_function(format!("sluice_{layout}"), |b| {
+                b.iter(|| {
+                    let mut writer =
+                        JsonWriter::new(Vec::with_capacity(bytes.len()), options.clone());
+                    Token::write_all(black_box(&tokens), &mut writer).unwrap();
+                    writer.into_inner().unwrap().len()
+                });
+            });
+        }
+        group.bench_function("serde_json_condensed", |b| {
+            b.iter(|| {
+                let mut out = Vec::with_capacity(bytes.len());
+                serde_json::to_writer(&mut out, black_box(&value)).unwrap();
+                out.len()
+            });
+        });
+        group.bench_function("serde_json_pretty", |b| {
+            b.iter(|| {
+                let mut out = Vec::with_capacity(bytes.len());
+                serde_json::to_writer_pretty(&mut out, black_box(&value)).unwrap();
+                out.len()
+            });
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, read, write);
+criterion_main!(benches);
