@@ -1,7 +1,8 @@
-//! The code samples of the sluice book, compiled and run as doctests.
+//! The code samples of the sluice book and of the README, compiled and run as doctests.
 //!
-//! Each chapter of `src/` is included as the documentation of an item below, so `cargo test`
-//! runs every Rust code block of the book.
+//! Each chapter of `src/` (and the README) is included as the documentation of an item
+//! below, so `cargo test` runs every Rust code block of them. (The JSON chapter is the
+//! documentation of `sluice-json` itself and is tested there.)
 #![allow(missing_docs)]
 
 #[doc = include_str!("src/data-model.md")]
@@ -11,3 +12,15 @@ pub struct DataModel;
 #[doc = include_str!("src/diagnostics.md")]
 #[derive(Debug)]
 pub struct Diagnostics;
+
+#[doc = include_str!("../README.md")]
+#[derive(Debug)]
+pub struct Readme;
+
+#[doc = include_str!("src/msgpack.md")]
+#[derive(Debug)]
+pub struct MsgPack;
+
+#[doc = include_str!("src/reflection.md")]
+#[derive(Debug)]
+pub struct Reflection;
