@@ -48,6 +48,7 @@
 //! | array / map | `ArrayRoot` / `MapRoot`, with the length | `read_array_root` / `read_map_root` |
 #![warn(missing_docs)]
 
+pub mod fuzzing;
 mod head;
 mod input;
 mod reader;

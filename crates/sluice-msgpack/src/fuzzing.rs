@@ -1,0 +1,76 @@
+//! The checks the fuzz target runs, here so that found inputs replay in `cargo test`.
+//!
+//! Not part of the reading and writing API: a harness for fuzzers and regression tests.
+
+use std::io;
+
+use sluice_core::testing::normalize;
+use sluice_core::{Entry, Reader, Result, Token};
+
+use crate::{Input, MsgPackReader, MsgPackWriter};
+
+/// Hands out one byte per read, the hardest case for the `io::Read` path.
+struct OneByte<'a>(&'a [u8]);
+
+impl io::Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&byte, rest)), Some(slot)) => {
+                *slot = byte;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+fn read_stream<I: Input>(mut reader: MsgPackReader<I>) -> Result<Vec<Token>> {
+    let tokens = Token::read_all(&mut reader)?;
+    reader.finish()?;
+    Ok(tokens)
+}
+
+fn write(tokens: &[Token]) -> Vec<u8> {
+    let mut writer = MsgPackWriter::new(Vec::new());
+    Token::write_all(tokens, &mut writer).expect("tokens that were read can be written");
+    writer
+        .into_inner()
+        .expect("tokens that were read are complete")
+}
+
+/// Runs every check on `data`, panicking on the first broken property:
+/// - reading (as a stream of values) never panics, hangs or allocates more than the input
+///   warrants (lengths are never trusted);
+/// - the `io::Read` path (one byte per read) accepts exactly what the slice path accepts, and
+///   gives the same tokens;
+/// - `skip` accepts every input that reads;
+/// - what reads writes, and reads back to the same values; writing that again gives the same
+///   bytes (the writer's output is canonical).
+///
+/// # Panics
+/// When a property does not hold.
+pub fn check_msgpack_input(data: &[u8]) {
+    let from_slice = read_stream(MsgPackReader::from_slice(data));
+    let from_stream = read_stream(MsgPackReader::from_read(OneByte(data)));
+    match (&from_slice, &from_stream) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "slice and stream read different tokens"),
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!(
+            "slice and stream disagree: {:?} vs {:?}",
+            a.as_ref().err(),
+            b.as_ref().err()
+        ),
+    }
+    let Ok(tokens) = from_slice else {
+        return;
+    };
+    let mut skipper = MsgPackReader::from_slice(data);
+    while skipper.peek().expect("peek after a good read") != Entry::Ended {
+        skipper.skip().expect("skip accepts what reads");
+    }
+    let written = write(&tokens);
+    let again = read_stream(MsgPackReader::from_slice(&written)).expect("our output reads");
+    assert_eq!(normalize(&again), normalize(&tokens), "values changed");
+    assert_eq!(write(&again), written, "writing is not canonical");
+}
