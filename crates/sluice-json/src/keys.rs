@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Objects with more keys than this get a hash index instead of a linear scan.
-const INDEX_THRESHOLD: usize = 24;
+const INDEX_THRESHOLD: usize = 64;
 
 #[derive(Debug, Clone, Copy)]
 struct KeyEntry {
@@ -71,7 +71,11 @@ struct KeyFrame {
 pub(crate) struct KeyTracker {
     bytes: Vec<u8>,
     entries: Vec<KeyEntry>,
+    /// The hashes of `entries`, apart, so the linear scan reads a dense array.
+    hashes: Vec<u64>,
     frames: Vec<KeyFrame>,
+    /// Hash indexes of closed objects, kept to reuse their allocations.
+    spare_indexes: Vec<Index>,
 }
 
 /// A fast, non-cryptographic hash (FxHash-style, eight bytes at a time). Collisions are
@@ -104,7 +108,12 @@ impl KeyTracker {
     pub(crate) fn close(&mut self) {
         if let Some(frame) = self.frames.pop() {
             self.entries.truncate(frame.first_entry);
+            self.hashes.truncate(frame.first_entry);
             self.bytes.truncate(frame.first_byte);
+            if let Some(mut index) = frame.index {
+                index.clear();
+                self.spare_indexes.push(index);
+            }
         }
     }
 
@@ -128,6 +137,7 @@ impl KeyTracker {
             }
         };
         self.entries.push(entry);
+        self.hashes.push(hash);
     }
 
     fn entry_bytes<'s>(&'s self, entry: &KeyEntry, input: &'s [u8]) -> &'s [u8] {
@@ -143,6 +153,7 @@ impl KeyTracker {
             return;
         };
         self.entries.truncate(frame.first_entry);
+        self.hashes.truncate(frame.first_entry);
         self.bytes.truncate(frame.first_byte);
         self.push(key, 0);
     }
@@ -157,16 +168,23 @@ impl KeyTracker {
         let first = frame.first_entry;
         let text = key.bytes();
         let hash = hash_key(text);
-        let same = |entry: &KeyEntry| entry.hash == hash && self.entry_bytes(entry, input) == text;
+        let same = |at: usize| self.entry_bytes(&self.entries[at], input) == text;
+        // Every entry of this object with the same hash, compared by bytes.
+        let scan = || {
+            self.hashes[first..]
+                .iter()
+                .enumerate()
+                .any(|(i, &h)| h == hash && same(first + i))
+        };
         let duplicate = match &frame.index {
-            // Equal hashes of different keys fall back to a scan, so correctness never
+            // Equal hashes of different keys fall back to the scan, so correctness never
             // rests on the hash.
             Some(index) => match index.get(&hash) {
-                Some(&at) if same(&self.entries[at]) => true,
-                Some(_) => self.entries[first..].iter().any(same),
+                Some(&at) if same(at) => true,
+                Some(_) => scan(),
                 None => false,
             },
-            None => self.entries[first..].iter().any(same),
+            None => scan(),
         };
         if duplicate {
             return false;
@@ -177,7 +195,7 @@ impl KeyTracker {
             if let Some(index) = &mut frame.index {
                 index.entry(hash).or_insert(at);
             } else if count + 1 > INDEX_THRESHOLD {
-                let mut index = Index::default();
+                let mut index = self.spare_indexes.pop().unwrap_or_default();
                 for (i, entry) in self.entries.iter().enumerate().skip(first) {
                     index.entry(entry.hash).or_insert(i);
                 }

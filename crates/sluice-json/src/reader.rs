@@ -1368,6 +1368,30 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    /// The common case of `read_u64` / `read_i64`: a pending integer short enough that it
+    /// cannot overflow (18 digits for `i64`, 19 for `u64`), parsed straight from the input
+    /// as magnitude and sign. `None` leaves everything else (errors, `-1` as `u64`, long
+    /// numbers) to the general path.
+    #[inline(always)]
+    fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
+        let pending = self.pending?;
+        let Payload::Text(from, to, hint) = pending.payload else {
+            return None;
+        };
+        let negative = hint == NumberHint::NegInteger;
+        let digits_from = from + usize::from(negative);
+        let max_digits = if signed { 18 } else { 19 };
+        if hint == NumberHint::Float || to - digits_from > max_digits || (negative && !signed) {
+            return None;
+        }
+        let digits = &self.input.window()[self.pos + digits_from..self.pos + to];
+        let magnitude = digits
+            .iter()
+            .fold(0u64, |acc, &b| acc * 10 + u64::from(b - b'0'));
+        self.commit(pending);
+        Some((magnitude, negative))
+    }
+
     /// Consumes the pending token whatever it is, validating it (used by `skip`).
     pub(crate) fn consume_any(&mut self) -> Result<Entry> {
         let pending = self.take("a token", |_| true)?;
@@ -1447,6 +1471,26 @@ impl<S: Input> Reader for JsonReader<S> {
             Payload::F64(v) => Number::F64(v),
             _ => return Err(Error::custom("number token without a number")),
         })
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64> {
+        if let Some((magnitude, _)) = self.take_short_integer(false) {
+            return Ok(magnitude);
+        }
+        let value = self.read_number()?.to_u64();
+        value.map_err(|e| self.decorate(e.or_span(self.span)))
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64> {
+        if let Some((magnitude, negative)) = self.take_short_integer(true) {
+            // At most 18 digits: fits an i64 either way.
+            let value = i64::try_from(magnitude).unwrap_or(i64::MAX);
+            return Ok(if negative { -value } else { value });
+        }
+        let value = self.read_number()?.to_i64();
+        value.map_err(|e| self.decorate(e.or_span(self.span)))
     }
 
     #[inline]

@@ -295,3 +295,44 @@ fn io_path_memory_stays_bounded_on_a_long_stream() {
     assert_eq!(values, count);
     assert_eq!(reader.into_input().capacity(), sluice_json::IO_WINDOW);
 }
+
+#[test]
+fn integer_reads_are_exact_at_every_length_and_sign() {
+    let mut texts = Vec::new();
+    for digits in 1..=21 {
+        let nines = "9".repeat(digits);
+        let ones = format!("1{}", "0".repeat(digits - 1));
+        texts.extend([
+            nines.clone(),
+            format!("-{nines}"),
+            ones.clone(),
+            format!("-{ones}"),
+        ]);
+    }
+    texts.extend(
+        [
+            "0",
+            "-0",
+            "18446744073709551615",
+            "9223372036854775807",
+            "-9223372036854775808",
+        ]
+        .map(String::from),
+    );
+    for text in &texts {
+        let expect_u64 = text.parse::<u64>().ok().or((text == "-0").then_some(0));
+        let expect_i64 = text.parse::<i64>().ok();
+        let got_u64 = JsonReader::from_str(text).read_u64().ok();
+        let got_i64 = JsonReader::from_str(text).read_i64().ok();
+        assert_eq!(got_u64, expect_u64, "{text} as u64");
+        assert_eq!(got_i64, expect_i64, "{text} as i64");
+    }
+    let mut reader = JsonReader::from_str("[-1, 1.0]");
+    reader.read_array_root().unwrap();
+    assert_eq!(
+        reader.read_u64().unwrap_err().code(),
+        core_codes::NUMBER_OUT_OF_RANGE
+    );
+    assert_eq!(reader.span(), Span::new(1, 3));
+    assert_eq!(reader.read_i64().unwrap(), 1);
+}
