@@ -224,6 +224,11 @@ pub trait Writer {
     fn finish(&mut self) -> Result<()> {
         Ok(())
     }
+
+    /// A layout hint: write the next value (a scalar, or a container with everything in
+    /// it) on one line, for example a small `[x, y, z]` inside pretty JSON. Writers without
+    /// a layout ignore it (the default).
+    fn inline_next_value(&mut self) {}
 }
 
 /// Forwards every method, so `&mut W` and `Box<dyn Writer>` are writers too.
@@ -303,6 +308,9 @@ macro_rules! forward_writer {
         }
         fn finish(&mut self) -> Result<()> {
             (**self).finish()
+        }
+        fn inline_next_value(&mut self) {
+            (**self).inline_next_value();
         }
     };
 }

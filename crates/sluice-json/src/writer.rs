@@ -679,6 +679,12 @@ impl<W: io::Write> Writer for JsonWriter<W> {
         self.close(false)
     }
 
+    /// Writes the next value on one line in pretty output; see
+    /// [`JsonWriter::inline_next_value`]. Handlers holding a `&mut dyn Writer` use this.
+    fn inline_next_value(&mut self) {
+        JsonWriter::inline_next_value(self);
+    }
+
     /// Checks that every container is closed and at least one value was written, ends the
     /// output with `newline` when `final_newline` is set, and flushes the sink.
     fn finish(&mut self) -> Result<()> {

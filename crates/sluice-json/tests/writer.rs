@@ -370,3 +370,24 @@ fn sample_stream_with_blobs_and_ext_writes_with_the_transcoding_options() {
     assert!(back.contains(&Token::String("AAEC/v8=".into())), "{text}");
     assert!(text.contains("\"1\": \"one\""), "{text}");
 }
+
+#[test]
+fn a_handler_with_a_dyn_writer_can_ask_for_one_line() {
+    fn write_position(writer: &mut dyn Writer, xyz: [f64; 3]) -> sluice_core::Result<()> {
+        writer.inline_next_value();
+        writer.write_array_root(Some(3))?;
+        for v in xyz {
+            writer.write_f64(v)?;
+        }
+        writer.write_array_end()
+    }
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_map_root(None).unwrap();
+    writer.write_name("at").unwrap();
+    write_position(&mut writer, [1.0, 2.5, -3.0]).unwrap();
+    writer.write_map_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "{\n  \"at\": [1.0, 2.5, -3.0]\n}"
+    );
+}
