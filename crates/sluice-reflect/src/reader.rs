@@ -6,7 +6,7 @@
 //! The shapes, chosen so that JSON output looks like what people write by hand:
 //! - named structs: `StructRoot`, then `Name` / value pairs, `StructEnd`; a one-field tuple
 //!   struct is its field; other tuple structs and tuples are arrays; unit structs are `Null`;
-//! - lists and arrays: `ArrayRoot` ... `ArrayEnd`; sets: `SetRoot` ... `SetEnd`;
+//! - lists and arrays: `ArrayRoot` ... `ArrayEnd`; sets: `SetRoot` ... `SetEnd`; `()` is `Null`;
 //! - maps: `MapRoot`, keys (a `Name` for string keys, else the key's own tokens), values,
 //!   `MapEnd`;
 //! - options: `OptionRoot`, then `Null` or the value, then `OptionEnd`;
@@ -194,6 +194,8 @@ fn open(value: &dyn Reflect) -> Next<'_> {
                 },
             }
         }
+        // `()` is "nothing": null, as in JSON documents that hold `null` placeholders.
+        ReflectRef::Tuple(t) if t.is_empty() => Next::Null,
         ReflectRef::Tuple(t) => Next::Start {
             entry: Entry::ArrayRoot,
             name: "",
