@@ -1,10 +1,11 @@
 //! MessagePack: sluice-msgpack against rmp-serde (and rmpv) on the MessagePack encodings of
-//! canada, citm_catalog and twitter.
+//! `canada`, `citm_catalog` and `twitter`.
 //!
 //! The inputs are made in the setup: each JSON file is parsed by serde_json and encoded by
 //! rmp-serde, so every contender reads the same bytes, produced by the peer.
 //!
-//! - `msgpack_read`: sluice reading every token (piped into a `NoopWriter`), sluice `skip()`
+//! - `msgpack_read`: sluice reading every token (piped into a `NoopWriter`, and with a plain
+//!   peek-and-read loop), sluice `skip()`
 //!   of the whole document, rmp-serde into `rmpv::Value` and into `IgnoredAny`, rmpv's own
 //!   decoder into `rmpv::Value`.
 //! - `msgpack_write`: sluice writing a pre-read token stream (lengths known, as read; and
@@ -17,7 +18,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
 use sluice_benches::{BENCH_FILES, corpus};
-use sluice_core::{NoopWriter, Reader, Token, pipe};
+use sluice_core::{Entry, NoopWriter, Number, Reader, Token, pipe};
 use sluice_msgpack::{MsgPackReader, MsgPackWriter};
 
 struct Input {
@@ -60,6 +61,35 @@ fn without_lengths(tokens: &[Token]) -> Vec<Token> {
         .collect()
 }
 
+/// Reads every token with a plain peek-and-read loop (no writer, no pipe bookkeeping),
+/// touching each value so nothing is optimized away.
+fn read_every_token(bytes: &[u8]) -> u64 {
+    let mut reader = MsgPackReader::from_slice(bytes);
+    let mut sum = 0u64;
+    loop {
+        let entry = reader.peek().unwrap();
+        match entry {
+            Entry::Ended => return sum,
+            Entry::Null => reader.read_null().unwrap(),
+            Entry::Bool => sum += u64::from(reader.read_bool().unwrap()),
+            Entry::String | Entry::Name => sum += reader.read_str().unwrap().len() as u64,
+            Entry::Blob => sum += reader.read_blob().unwrap().len() as u64,
+            Entry::Ext => sum += reader.read_ext().unwrap().data.len() as u64,
+            Entry::ArrayRoot => sum += reader.read_array_root().unwrap().unwrap_or(0) as u64,
+            Entry::MapRoot => sum += reader.read_map_root().unwrap().unwrap_or(0) as u64,
+            Entry::ArrayEnd => reader.read_array_end().unwrap(),
+            Entry::MapEnd => reader.read_map_end().unwrap(),
+            _ => {
+                if let Number::F64(v) = reader.read_number().unwrap() {
+                    sum = sum.wrapping_add(v.to_bits());
+                } else {
+                    sum += 1;
+                }
+            }
+        }
+    }
+}
+
 fn read(c: &mut Criterion) {
     for input in inputs() {
         let mut group = c.benchmark_group(format!("msgpack_read/{}", input.name));
@@ -72,6 +102,9 @@ fn read(c: &mut Criterion) {
                 pipe(&mut reader, &mut sink).unwrap();
                 sink.tokens()
             });
+        });
+        group.bench_function("sluice_read_loop", |b| {
+            b.iter(|| read_every_token(black_box(bytes)));
         });
         group.bench_function("sluice_skip", |b| {
             b.iter(|| {
