@@ -112,6 +112,18 @@ fn read(c: &mut Criterion) {
         group.bench_function("sluice_slice", |b| {
             b.iter(|| scan(&mut JsonReader::from_slice(black_box(&bytes))).unwrap());
         });
+        // The same scan without duplicate-key tracking (`DuplicateKeys::LastWins`), to show
+        // what the default check costs.
+        let last_wins = sluice_json::JsonOptions {
+            duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+            ..sluice_json::JsonOptions::strict()
+        };
+        group.bench_function("sluice_slice_last_wins", |b| {
+            b.iter(|| {
+                let reader = JsonReader::from_slice(black_box(&bytes));
+                scan(&mut reader.with_options(last_wins.clone())).unwrap()
+            });
+        });
         group.bench_function("sluice_io_read", |b| {
             b.iter(|| scan(&mut JsonReader::from_read(black_box(&bytes[..]))).unwrap());
         });
