@@ -100,7 +100,6 @@ enum Next<'a> {
         entry: Entry,
         name: &'static str,
         len: Option<usize>,
-        frame: Option<Frame<'a>>,
     },
     Name(&'a str),
     Null,
@@ -154,8 +153,14 @@ fn scalar_entry(scalar: ScalarRef<'_>) -> Entry {
     }
 }
 
-/// The first token of a value (resolving transparent wrappers).
-fn open(value: &dyn Reflect) -> Next<'_> {
+/// Pushes the frame of a container being opened; its start token comes next.
+fn begin<'a>(stack: &mut Vec<Frame<'a>>, entry: Entry, name: &'static str, len: Option<usize>, frame: Frame<'a>) -> Next<'a> {
+    stack.push(frame);
+    Next::Start { entry, name, len }
+}
+
+/// The first token of a value (resolving transparent wrappers); containers push their frame.
+fn open<'a>(value: &'a dyn Reflect, stack: &mut Vec<Frame<'a>>) -> Next<'a> {
     match value.reflect_ref() {
         ReflectRef::Scalar(scalar) => Next::Scalar(scalar),
         ReflectRef::Struct(s) => {
@@ -166,87 +171,94 @@ fn open(value: &dyn Reflect) -> Next<'_> {
             match struct_info.style {
                 StructStyle::Unit => Next::Null,
                 StructStyle::Tuple if struct_info.fields.len() == 1 => match s.field(0) {
-                    Some(inner) => open(inner),
+                    Some(inner) => open(inner, stack),
                     None => Next::Null,
                 },
-                StructStyle::Tuple => Next::Start {
-                    entry: Entry::ArrayRoot,
-                    name: "",
-                    len: Some(struct_info.fields.len()),
-                    frame: Some(Frame::Seq {
+                StructStyle::Tuple => begin(
+                    stack,
+                    Entry::ArrayRoot,
+                    "",
+                    Some(struct_info.fields.len()),
+                    Frame::Seq {
                         items: Items::Fields(Fields::Struct(s)),
                         index: 0,
                         len: struct_info.fields.len(),
                         end: Entry::ArrayEnd,
-                    }),
-                },
-                StructStyle::Named => Next::Start {
-                    entry: Entry::StructRoot,
-                    name: info.name(),
-                    len: Some(struct_info.fields.len()),
-                    frame: Some(Frame::Fields {
+                    },
+                ),
+                StructStyle::Named => begin(
+                    stack,
+                    Entry::StructRoot,
+                    info.name(),
+                    Some(struct_info.fields.len()),
+                    Frame::Fields {
                         source: Fields::Struct(s),
                         infos: struct_info.fields,
                         index: 0,
                         name_done: false,
                         end: Entry::StructEnd,
-                    }),
-                },
+                    },
+                ),
             }
         }
         // `()` is "nothing": null, as in JSON documents that hold `null` placeholders.
         ReflectRef::Tuple(t) if t.is_empty() => Next::Null,
-        ReflectRef::Tuple(t) => Next::Start {
-            entry: Entry::ArrayRoot,
-            name: "",
-            len: Some(t.len()),
-            frame: Some(Frame::Seq {
+        ReflectRef::Tuple(t) => begin(
+            stack,
+            Entry::ArrayRoot,
+            "",
+            Some(t.len()),
+            Frame::Seq {
                 items: Items::Tuple(t),
                 index: 0,
                 len: t.len(),
                 end: Entry::ArrayEnd,
-            }),
-        },
-        ReflectRef::List(l) => Next::Start {
-            entry: Entry::ArrayRoot,
-            name: "",
-            len: Some(l.len()),
-            frame: Some(Frame::Seq {
+            },
+        ),
+        ReflectRef::List(l) => begin(
+            stack,
+            Entry::ArrayRoot,
+            "",
+            Some(l.len()),
+            Frame::Seq {
                 items: Items::List(l),
                 index: 0,
                 len: l.len(),
                 end: Entry::ArrayEnd,
-            }),
-        },
-        ReflectRef::Map(m) => Next::Start {
-            entry: Entry::MapRoot,
-            name: "",
-            len: Some(m.len()),
-            frame: Some(Frame::Map {
+            },
+        ),
+        ReflectRef::Map(m) => begin(
+            stack,
+            Entry::MapRoot,
+            "",
+            Some(m.len()),
+            Frame::Map {
                 entries: m.iter(),
                 value: None,
-            }),
-        },
-        ReflectRef::Set(s) => Next::Start {
-            entry: Entry::SetRoot,
-            name: "",
-            len: Some(s.len()),
-            frame: Some(Frame::Set { items: s.iter() }),
-        },
-        ReflectRef::Option(o) => Next::Start {
-            entry: Entry::OptionRoot,
-            name: "",
-            len: None,
-            frame: Some(Frame::Option {
+            },
+        ),
+        ReflectRef::Set(s) => begin(
+            stack,
+            Entry::SetRoot,
+            "",
+            Some(s.len()),
+            Frame::Set { items: s.iter() },
+        ),
+        ReflectRef::Option(o) => begin(
+            stack,
+            Entry::OptionRoot,
+            "",
+            None,
+            Frame::Option {
                 value: o.get(),
                 done: false,
-            }),
-        },
-        ReflectRef::Enum(e) => open_enum(e),
+            },
+        ),
+        ReflectRef::Enum(e) => open_enum(e, stack),
     }
 }
 
-fn open_enum(e: &dyn Enum) -> Next<'_> {
+fn open_enum<'a>(e: &'a dyn Enum, stack: &mut Vec<Frame<'a>>) -> Next<'a> {
     let info = e.enum_info();
     let Some(enum_info) = info.as_enum() else {
         return Next::Null;
@@ -273,27 +285,30 @@ fn open_enum(e: &dyn Enum) -> Next<'_> {
             flags: false,
         };
     }
-    Next::Start {
-        entry: Entry::MapRoot,
-        name: "",
-        len: Some(1),
-        frame: Some(Frame::Tag {
+    begin(
+        stack,
+        Entry::MapRoot,
+        "",
+        Some(1),
+        Frame::Tag {
             variant: variant.name,
             enum_value: e,
             style: variant.style,
             fields: variant.fields,
             stage: 0,
-        }),
-    }
+        },
+    )
 }
 
 impl<'a> PropertyReader<'a> {
     /// A reader over `value`.
     #[must_use]
     pub fn new(value: &'a dyn Reflect) -> PropertyReader<'a> {
+        let mut stack = Vec::new();
+        let next = open(value, &mut stack);
         PropertyReader {
-            stack: Vec::new(),
-            next: open(value),
+            stack,
+            next,
             text: [0; 36],
             tokens: 0,
         }
@@ -302,9 +317,14 @@ impl<'a> PropertyReader<'a> {
     /// The next token once the current one is consumed.
     fn advance(&mut self) {
         self.tokens += 1;
-        self.next = match self.stack.last_mut() {
-            None => Next::Ended,
+        let step = match self.stack.last_mut() {
+            None => Step::Ready(Next::Ended),
             Some(frame) => next_in(frame),
+        };
+        self.next = match step {
+            Step::Ready(next) => next,
+            Step::Open(value) => open(value, &mut self.stack),
+            Step::Push(entry, len, frame) => begin(&mut self.stack, entry, "", len, frame),
         };
     }
 
@@ -325,16 +345,9 @@ impl<'a> PropertyReader<'a> {
 
     fn start(&mut self, expected: Entry) -> Result<(&'static str, Option<usize>)> {
         match &mut self.next {
-            Next::Start {
-                entry,
-                name,
-                len,
-                frame,
-            } if *entry == expected => {
+            Next::Start { entry, name, len } if *entry == expected => {
+                // The container's frame is already on the stack (pushed by `open`).
                 let (name, len) = (*name, *len);
-                if let Some(frame) = frame.take() {
-                    self.stack.push(frame);
-                }
                 self.advance();
                 Ok((name, len))
             }
@@ -354,7 +367,17 @@ impl<'a> PropertyReader<'a> {
     }
 }
 
-fn next_in<'a>(frame: &mut Frame<'a>) -> Next<'a> {
+/// What comes after the current token of a frame.
+enum Step<'a> {
+    /// A token that opens nothing.
+    Ready(Next<'a>),
+    /// The first token of a child value.
+    Open(&'a dyn Reflect),
+    /// A container without a value of its own (an enum payload): its start and frame.
+    Push(Entry, Option<usize>, Frame<'a>),
+}
+
+fn next_in<'a>(frame: &mut Frame<'a>) -> Step<'a> {
     match frame {
         Frame::Fields {
             source,
@@ -364,16 +387,16 @@ fn next_in<'a>(frame: &mut Frame<'a>) -> Next<'a> {
             end,
         } => {
             let Some(info) = infos.get(*index) else {
-                return Next::End(*end);
+                return Step::Ready(Next::End(*end));
             };
             if !*name_done {
                 *name_done = true;
-                return Next::Name(info.name);
+                return Step::Ready(Next::Name(info.name));
             }
             *name_done = false;
             let field = source.get(*index);
             *index += 1;
-            field.map_or(Next::Null, open)
+            field.map_or(Step::Ready(Next::Null), Step::Open)
         }
         Frame::Seq {
             items,
@@ -382,34 +405,36 @@ fn next_in<'a>(frame: &mut Frame<'a>) -> Next<'a> {
             end,
         } => {
             if *index >= *len {
-                return Next::End(*end);
+                return Step::Ready(Next::End(*end));
             }
             let item = items.get(*index);
             *index += 1;
-            item.map_or(Next::Null, open)
+            item.map_or(Step::Ready(Next::Null), Step::Open)
         }
         Frame::Map { entries, value } => {
             if let Some(value) = value.take() {
-                return open(value);
+                return Step::Open(value);
             }
             match entries.next() {
                 Some((key, v)) => {
                     *value = Some(v);
                     match key.reflect_ref() {
-                        ReflectRef::Scalar(ScalarRef::Str(name)) => Next::Name(name),
-                        _ => open(key),
+                        ReflectRef::Scalar(ScalarRef::Str(name)) => Step::Ready(Next::Name(name)),
+                        _ => Step::Open(key),
                     }
                 }
-                None => Next::End(Entry::MapEnd),
+                None => Step::Ready(Next::End(Entry::MapEnd)),
             }
         }
-        Frame::Set { items } => items.next().map_or(Next::End(Entry::SetEnd), open),
+        Frame::Set { items } => items
+            .next()
+            .map_or(Step::Ready(Next::End(Entry::SetEnd)), Step::Open),
         Frame::Option { value, done } => {
             if *done {
-                return Next::End(Entry::OptionEnd);
+                return Step::Ready(Next::End(Entry::OptionEnd));
             }
             *done = true;
-            value.map_or(Next::Null, open)
+            value.map_or(Step::Ready(Next::Null), Step::Open)
         }
         Frame::Tag {
             variant,
@@ -420,34 +445,34 @@ fn next_in<'a>(frame: &mut Frame<'a>) -> Next<'a> {
         } => {
             *stage += 1;
             match *stage {
-                1 => Next::Name(variant),
+                1 => Step::Ready(Next::Name(variant)),
                 2 => match style {
-                    VariantStyle::Newtype => enum_value.field(0).map_or(Next::Null, open),
-                    VariantStyle::Tuple => Next::Start {
-                        entry: Entry::ArrayRoot,
-                        name: "",
-                        len: Some(fields.len()),
-                        frame: Some(Frame::Seq {
+                    VariantStyle::Newtype => enum_value
+                        .field(0)
+                        .map_or(Step::Ready(Next::Null), Step::Open),
+                    VariantStyle::Tuple => Step::Push(
+                        Entry::ArrayRoot,
+                        Some(fields.len()),
+                        Frame::Seq {
                             items: Items::Fields(Fields::Variant(*enum_value)),
                             index: 0,
                             len: fields.len(),
                             end: Entry::ArrayEnd,
-                        }),
-                    },
-                    VariantStyle::Struct | VariantStyle::Unit => Next::Start {
-                        entry: Entry::MapRoot,
-                        name: "",
-                        len: Some(fields.len()),
-                        frame: Some(Frame::Fields {
+                        },
+                    ),
+                    VariantStyle::Struct | VariantStyle::Unit => Step::Push(
+                        Entry::MapRoot,
+                        Some(fields.len()),
+                        Frame::Fields {
                             source: Fields::Variant(*enum_value),
                             infos: fields,
                             index: 0,
                             name_done: false,
                             end: Entry::MapEnd,
-                        }),
-                    },
+                        },
+                    ),
                 },
-                _ => Next::End(Entry::MapEnd),
+                _ => Step::Ready(Next::End(Entry::MapEnd)),
             }
         }
     }

@@ -438,7 +438,17 @@ impl<'a> PropertyWriter<'a> {
         is_null: bool,
         apply: impl FnOnce(&mut dyn Reflect) -> Result<(), ScalarError>,
     ) -> Result<()> {
-        let mut slot = self.slot()?;
+        let slot = self.slot()?;
+        self.scalar_at(slot, is_null, apply)
+    }
+
+    /// Writes a scalar-like token into `slot`, just returned by [`slot`](Self::slot).
+    fn scalar_at(
+        &mut self,
+        mut slot: NonNull<dyn Reflect>,
+        is_null: bool,
+        apply: impl FnOnce(&mut dyn Reflect) -> Result<(), ScalarError>,
+    ) -> Result<()> {
         // SAFETY: `slot` was just reached from the top frame (or the root) and is the only
         // place being changed.
         let place = resolve(unsafe { slot.as_mut() }, is_null);
@@ -767,22 +777,32 @@ impl From<Error> for ScalarError {
     }
 }
 
+/// Sets a numeric scalar; `None` when the scalar is not numeric.
+#[inline]
+fn set_number(scalar: ScalarMut<'_>, number: Number<'_>) -> Option<Result<()>> {
+    let result = match scalar {
+        ScalarMut::I8(p) => number.to_i8().map(|v| *p = v),
+        ScalarMut::I16(p) => number.to_i16().map(|v| *p = v),
+        ScalarMut::I32(p) => number.to_i32().map(|v| *p = v),
+        ScalarMut::I64(p) => number.to_i64().map(|v| *p = v),
+        ScalarMut::I128(p) => number.to_i128().map(|v| *p = v),
+        ScalarMut::U8(p) => number.to_u8().map(|v| *p = v),
+        ScalarMut::U16(p) => number.to_u16().map(|v| *p = v),
+        ScalarMut::U32(p) => number.to_u32().map(|v| *p = v),
+        ScalarMut::U64(p) => number.to_u64().map(|v| *p = v),
+        ScalarMut::U128(p) => number.to_u128().map(|v| *p = v),
+        ScalarMut::F32(p) => number.to_f32().map(|v| *p = v),
+        ScalarMut::F64(p) => number.to_f64().map(|v| *p = v),
+        _ => return None,
+    };
+    Some(result)
+}
+
 fn write_number_into(place: &mut dyn Reflect, number: Number<'_>) -> Result<(), ScalarError> {
     match place.reflect_mut() {
-        ReflectMut::Scalar(scalar) => match scalar {
-            ScalarMut::I8(p) => *p = number.to_i8()?,
-            ScalarMut::I16(p) => *p = number.to_i16()?,
-            ScalarMut::I32(p) => *p = number.to_i32()?,
-            ScalarMut::I64(p) => *p = number.to_i64()?,
-            ScalarMut::I128(p) => *p = number.to_i128()?,
-            ScalarMut::U8(p) => *p = number.to_u8()?,
-            ScalarMut::U16(p) => *p = number.to_u16()?,
-            ScalarMut::U32(p) => *p = number.to_u32()?,
-            ScalarMut::U64(p) => *p = number.to_u64()?,
-            ScalarMut::U128(p) => *p = number.to_u128()?,
-            ScalarMut::F32(p) => *p = number.to_f32()?,
-            ScalarMut::F64(p) => *p = number.to_f64()?,
-            _ => return Err(ScalarError::WrongType("a number")),
+        ReflectMut::Scalar(scalar) => match set_number(scalar, number) {
+            Some(result) => result?,
+            None => return Err(ScalarError::WrongType("a number")),
         },
         ReflectMut::Enum(e) => {
             let value = number.to_i64()?;
@@ -994,7 +1014,15 @@ impl Writer for PropertyWriter<'_> {
             // A string where a name is expected (formats that have no separate key token).
             return self.write_name(value);
         }
-        self.scalar(false, |place| write_str_into(place, value))
+        let mut slot = self.slot()?;
+        // Fast path for a plain `String` field.
+        // SAFETY: `slot` was just reached from the top frame and is the only place changed.
+        if let ReflectMut::Scalar(ScalarMut::String(text)) = unsafe { slot.as_mut() }.reflect_mut() {
+            text.clear();
+            text.push_str(value);
+            return self.value_done();
+        }
+        self.scalar_at(slot, false, |place| write_str_into(place, value))
     }
 
     fn write_name(&mut self, name: &str) -> Result<()> {
@@ -1068,7 +1096,18 @@ impl Writer for PropertyWriter<'_> {
     }
 
     fn write_number(&mut self, number: Number<'_>) -> Result<()> {
-        self.scalar(false, |place| write_number_into(place, number))
+        let mut slot = self.slot()?;
+        // Fast path for the common case, a plain numeric field: one dispatch, no resolving.
+        // SAFETY: `slot` was just reached from the top frame and is the only place changed.
+        if let ReflectMut::Scalar(scalar) = unsafe { slot.as_mut() }.reflect_mut()
+            && let Some(result) = set_number(scalar, number)
+        {
+            return match result {
+                Ok(()) => self.value_done(),
+                Err(error) => Err(self.locate(error)),
+            };
+        }
+        self.scalar_at(slot, false, |place| write_number_into(place, number))
     }
 
     fn write_blob(&mut self, value: &[u8]) -> Result<()> {
