@@ -309,7 +309,7 @@ where
                 Ok(()) => records += 1,
                 Err(error) => {
                     let source = SourceText {
-                        name: format!("line {line_number}"),
+                        name: "ndjson record".to_owned(),
                         text: Arc::from(line),
                         line_offset: usize::try_from(line_number - 1).unwrap_or(0),
                     };
