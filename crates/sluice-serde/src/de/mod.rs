@@ -258,7 +258,8 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     fn fix_container(&self, err: Error, start: usize, closed: bool) -> Error {
         if closed {
             let span = Span::new(start, self.reader.span().end);
-            self.fix(err.or_span(span))
+            err.or_span(span)
+                .or_path(|| self.path.materialize_container())
         } else {
             self.fix(err)
         }

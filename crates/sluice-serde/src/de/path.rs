@@ -77,7 +77,17 @@ impl<'de> PathTracker<'de> {
     /// The path as sluice shows it, `$.a[2].b`.
     #[cold]
     pub(crate) fn materialize(&self) -> Path {
-        self.slots
+        self.materialize_up_to(self.slots.len())
+    }
+
+    /// The path of the innermost container itself, without its current key or index.
+    #[cold]
+    pub(crate) fn materialize_container(&self) -> Path {
+        self.materialize_up_to(self.slots.len().saturating_sub(1))
+    }
+
+    fn materialize_up_to(&self, depth: usize) -> Path {
+        self.slots[..depth]
             .iter()
             .filter_map(|slot| match *slot {
                 Slot::Empty => None,

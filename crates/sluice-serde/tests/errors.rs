@@ -1,0 +1,287 @@
+//! Errors keep sluice's codes, spans and paths through serde: every error points at the value
+//! (or key, or container) that caused it.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use sluice_core::{Span, codes as core_codes};
+use sluice_serde::codes;
+
+/// The text a span covers.
+fn covered(text: &str, span: Option<Span>) -> &str {
+    let span = span.expect("the error has a span");
+    &text[span.range()]
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Inner {
+    name: String,
+    sizes: Vec<u32>,
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Outer {
+    id: u64,
+    inner: Inner,
+    others: Vec<Inner>,
+}
+
+#[test]
+fn a_wrong_type_in_a_nested_field_points_at_that_value() {
+    let text = r#"{"id": 1, "inner": {"name": "a", "sizes": [1, 2]},
+                   "others": [{"name": "b", "sizes": []}, {"name": "c", "sizes": [3, "four"]}]}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(covered(text, err.span()), r#""four""#);
+    assert_eq!(err.path().unwrap().to_string(), "$.others[1].sizes[1]");
+    // Rendered with the source attached, the caret is under the value.
+    let shown = err.with_source_text("doc.json", text).render();
+    assert!(shown.contains("serde/InvalidType"), "{shown}");
+    assert!(shown.contains("doc.json:2:"), "{shown}");
+    assert!(shown.contains("^^^^^^"), "{shown}");
+    assert!(shown.contains("$.others[1].sizes[1]"), "{shown}");
+}
+
+#[test]
+fn a_number_that_does_not_fit_points_at_the_number() {
+    let text = r#"{"id": 1, "inner": {"name": "a", "sizes": [1, 4294967296]}, "others": []}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(covered(text, err.span()), "4294967296");
+    assert_eq!(err.path().unwrap().to_string(), "$.inner.sizes[1]");
+}
+
+#[test]
+fn a_container_of_the_wrong_type_points_at_its_start() {
+    let text = r#"{"id": 1, "inner": [1, 2], "others": []}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    // serde accepts a struct as the sequence of its fields: 1 is not a string.
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(covered(text, err.span()), "1");
+    let text = r#"{"id": 1, "inner": "text", "others": []}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(covered(text, err.span()), r#""text""#);
+    assert_eq!(err.path().unwrap().to_string(), "$.inner");
+}
+
+#[test]
+fn a_missing_field_points_at_the_whole_object() {
+    let text = r#"{"id": 1, "inner": {"name": "a"}, "others": []}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    assert_eq!(err.code(), codes::MISSING_FIELD);
+    assert_eq!(covered(text, err.span()), r#"{"name": "a"}"#);
+    assert_eq!(err.path().unwrap().to_string(), "$.inner");
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Strict {
+    a: u8,
+    b: u8,
+}
+
+#[test]
+fn unknown_and_duplicate_fields_point_at_the_key() {
+    let text = r#"{"a": 1, "c": 2, "b": 3}"#;
+    let err = sluice_serde::from_json_str::<Strict>(text).unwrap_err();
+    assert_eq!(err.code(), codes::UNKNOWN_FIELD);
+    assert_eq!(covered(text, err.span()), r#""c""#);
+    assert!(err.notes().iter().any(|note| note.contains(r#""a", "b""#)));
+
+    let text = r#"{"a": 1, "b": 2, "a": 3}"#;
+    let err = sluice_serde::from_json_str::<Strict>(text).unwrap_err();
+    assert_eq!(err.code(), codes::DUPLICATE_FIELD);
+    assert_eq!(covered(text, err.span()), r#""a""#);
+    assert_eq!(err.span().unwrap().start, 17);
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+enum Mode {
+    Fast,
+    Safe { level: u8 },
+}
+
+#[test]
+fn enum_errors() {
+    let text = r#"["Fast", "Slow"]"#;
+    let err = sluice_serde::from_json_str::<Vec<Mode>>(text).unwrap_err();
+    assert_eq!(err.code(), codes::UNKNOWN_VARIANT);
+    assert_eq!(covered(text, err.span()), r#""Slow""#);
+    assert_eq!(err.path().unwrap().to_string(), "$[1]");
+
+    let text = r#"{"Safe": {"level": 1}, "Fast": null}"#;
+    let err = sluice_serde::from_json_str::<Mode>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_ENUM);
+    assert_eq!(covered(text, err.span()), r#""Fast""#);
+
+    let text = r#"{}"#;
+    let err = sluice_serde::from_json_str::<Mode>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_ENUM);
+
+    let text = r#"{"Safe": {"level": "high"}}"#;
+    let err = sluice_serde::from_json_str::<Mode>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(covered(text, err.span()), r#""high""#);
+    assert_eq!(err.path().unwrap().to_string(), "$.Safe.level");
+
+    // A struct variant given as a bare string.
+    let err = sluice_serde::from_json_str::<Mode>(r#""Safe""#).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+}
+
+#[test]
+fn tuples_of_the_wrong_length() {
+    let text = "[[1, 2], [1, 2, 3, 4]]";
+    let err = sluice_serde::from_json_str::<Vec<(u8, u8)>>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_LENGTH);
+    assert_eq!(covered(text, err.span()), "[1, 2, 3, 4]");
+    let text = "[[1, 2], [1]]";
+    let err = sluice_serde::from_json_str::<Vec<(u8, u8)>>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_LENGTH);
+    assert_eq!(covered(text, err.span()), "[1]");
+}
+
+#[test]
+fn map_keys_that_do_not_parse() {
+    let text = r#"{"1": "a", "x": "b"}"#;
+    let err = sluice_serde::from_json_str::<HashMap<u32, String>>(text).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(covered(text, err.span()), r#""x""#);
+    let text = r#"{"256": "a"}"#;
+    let err = sluice_serde::from_json_str::<HashMap<u8, String>>(text).unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(covered(text, err.span()), r#""256""#);
+    // Numbers in key text follow integer syntax only: no sign, no spaces, no exponent.
+    for key in ["+1", " 1", "1e2", "0x10", ""] {
+        let text = format!("{{\"{key}\": 0}}");
+        assert!(
+            sluice_serde::from_json_str::<HashMap<u32, u8>>(&text).is_err(),
+            "{key:?} accepted as u32"
+        );
+    }
+}
+
+#[test]
+fn syntax_errors_keep_the_json_codes() {
+    let text = r#"{"id": 1 "inner": {}}"#;
+    let err = sluice_serde::from_json_str::<Outer>(text).unwrap_err();
+    assert_eq!(err.code(), sluice_json::codes::EXPECT_COMMA);
+    assert_eq!(err.span().unwrap().start, 9);
+    // Comments are not strict JSON.
+    let err = sluice_serde::from_json_str::<Vec<u8>>("[1, // one\n 2]").unwrap_err();
+    assert_eq!(err.code().category(), "json");
+}
+
+#[test]
+fn trailing_values_are_reported() {
+    let text = r#"{"a": 1, "b": 2} {"#;
+    let err = sluice_serde::from_json_str::<Strict>(text).unwrap_err();
+    // Strict JSON: the reader itself refuses a second root value.
+    assert_eq!(err.code().category(), "json");
+    assert_eq!(err.span().unwrap().start, 17);
+
+    // A MessagePack slice with two values.
+    let bytes = [0x01, 0x02];
+    let err = sluice_serde::from_msgpack_slice::<u8>(&bytes).unwrap_err();
+    assert_eq!(err.code(), codes::TRAILING_VALUE);
+    assert_eq!(err.span(), Some(Span::new(1, 2)));
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Borrowing<'a> {
+    name: &'a str,
+}
+
+#[test]
+fn a_str_field_that_cannot_borrow_says_so() {
+    // The escape forces the reader to unescape into its scratch buffer.
+    let text = r#"{"name": "a\nb"}"#;
+    let err = sluice_serde::from_json_str::<Borrowing>(text).unwrap_err();
+    assert_eq!(err.code(), codes::CANNOT_BORROW);
+    assert_eq!(covered(text, err.span()), r#""a\nb""#);
+    assert!(err.notes().iter().any(|note| note.contains("Cow")));
+    // A deserializer that was not given the input cannot lend anything.
+    let text = r#"{"name": "plain"}"#;
+    let mut de = sluice_serde::Deserializer::new(sluice_json::JsonReader::from_str(text));
+    let err = Borrowing::deserialize(&mut de).unwrap_err();
+    assert_eq!(err.code(), codes::CANNOT_BORROW);
+    assert_eq!(covered(text, err.span()), r#""plain""#);
+}
+
+#[test]
+fn custom_errors_from_deserialize_impls_get_code_span_and_path() {
+    #[derive(Debug)]
+    struct Even(#[allow(dead_code)] u32);
+    impl<'de> Deserialize<'de> for Even {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Even, D::Error> {
+            let n = u32::deserialize(d)?;
+            if n % 2 == 0 {
+                Ok(Even(n))
+            } else {
+                Err(serde::de::Error::custom(format!("{n} is odd")))
+            }
+        }
+    }
+    let text = r#"{"values": [2, 4, 7]}"#;
+    let err = sluice_serde::from_json_str::<HashMap<String, Vec<Even>>>(text).unwrap_err();
+    assert_eq!(err.code(), codes::CUSTOM);
+    assert_eq!(err.message(), "7 is odd");
+    assert_eq!(covered(text, err.span()), "7");
+    assert_eq!(err.path().unwrap().to_string(), "$.values[2]");
+}
+
+#[test]
+fn paths_keep_escaped_keys_and_keys_from_any_reader() {
+    let text = r#"{"a\"b": {"c": [true, "x"]}}"#;
+    let err = sluice_serde::from_json_str::<HashMap<String, HashMap<String, Vec<bool>>>>(text)
+        .unwrap_err();
+    assert_eq!(err.path().unwrap().to_string(), r#"$["a\"b"].c[1]"#);
+    // Through an io::Read reader nothing is borrowed: keys are copied for the path.
+    let err = sluice_serde::from_json_read::<HashMap<String, HashMap<String, Vec<bool>>>, _>(
+        text.as_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(err.path().unwrap().to_string(), r#"$["a\"b"].c[1]"#);
+    assert_eq!(covered(text, err.span()), r#""x""#);
+}
+
+#[test]
+fn msgpack_errors_have_byte_spans_and_paths() {
+    // {"id": "seven"}
+    let bytes = sluice_serde::to_msgpack_vec(&HashMap::from([("id", "seven")])).unwrap();
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Id {
+        id: u8,
+    }
+    let err = sluice_serde::from_msgpack_slice::<Id>(&bytes).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    // The str header byte and its five bytes.
+    assert_eq!(err.span(), Some(Span::new(4, 10)));
+    assert_eq!(err.path().unwrap().to_string(), "$.id");
+    // Truncated input keeps the msgpack code.
+    let err = sluice_serde::from_msgpack_slice::<Id>(&bytes[..6]).unwrap_err();
+    assert_eq!(err.code(), sluice_msgpack::codes::TRUNCATED);
+}
+
+#[test]
+fn serializer_errors_keep_writer_codes() {
+    let err = sluice_serde::to_json_string(&f64::NAN).unwrap_err();
+    assert_eq!(err.code(), sluice_json::codes::NON_FINITE_NUMBER);
+    let err = sluice_serde::to_json_string(&HashMap::from([((1, 2), 3)])).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_KEY);
+    #[derive(Debug)]
+    struct Fails;
+    impl serde::Serialize for Fails {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("no"))
+        }
+    }
+    let err = sluice_serde::to_json_string(&Fails).unwrap_err();
+    assert_eq!(err.code(), codes::CUSTOM);
+}
