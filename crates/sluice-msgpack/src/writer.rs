@@ -25,6 +25,10 @@ pub struct WriterOptions {
 
 /// The bytes reserved for a header whose length is not known yet (array32/map32).
 const RESERVED: usize = 5;
+/// A closed container of unknown length with at most this many bytes of content and no gap
+/// inside is moved into place at once; a larger one keeps its gap until the flush (so no
+/// byte is moved more than once per nesting level of small containers).
+const SHIFT_LIMIT: usize = 1024;
 /// Buffered bytes that trigger a write to the sink, when nothing is waiting for a length.
 const FLUSH_AT: usize = 64 * 1024;
 
@@ -218,14 +222,11 @@ impl<W: io::Write> MsgPackWriter<W> {
         } else if v <= 0xff {
             self.buf.extend_from_slice(&[0xcc, v as u8]);
         } else if v <= 0xffff {
-            self.buf.push(0xcd);
-            self.buf.extend_from_slice(&(v as u16).to_be_bytes());
+            self.put(0xcd, &(v as u16).to_be_bytes());
         } else if v <= 0xffff_ffff {
-            self.buf.push(0xce);
-            self.buf.extend_from_slice(&(v as u32).to_be_bytes());
+            self.put(0xce, &(v as u32).to_be_bytes());
         } else {
-            self.buf.push(0xcf);
-            self.buf.extend_from_slice(&v.to_be_bytes());
+            self.put(0xcf, &v.to_be_bytes());
         }
     }
 
@@ -240,21 +241,26 @@ impl<W: io::Write> MsgPackWriter<W> {
         } else if v >= i64::from(i8::MIN) {
             self.buf.extend_from_slice(&[0xd0, v as i8 as u8]);
         } else if v >= i64::from(i16::MIN) {
-            self.buf.push(0xd1);
-            self.buf.extend_from_slice(&(v as i16).to_be_bytes());
+            self.put(0xd1, &(v as i16).to_be_bytes());
         } else if v >= i64::from(i32::MIN) {
-            self.buf.push(0xd2);
-            self.buf.extend_from_slice(&(v as i32).to_be_bytes());
+            self.put(0xd2, &(v as i32).to_be_bytes());
         } else {
-            self.buf.push(0xd3);
-            self.buf.extend_from_slice(&v.to_be_bytes());
+            self.put(0xd3, &v.to_be_bytes());
         }
     }
 
     #[inline]
     fn write_f32_bits(&mut self, v: f32) {
-        self.buf.push(0xca);
-        self.buf.extend_from_slice(&v.to_bits().to_be_bytes());
+        self.put(0xca, &v.to_bits().to_be_bytes());
+    }
+
+    /// Appends a marker and its fixed-size field with one capacity check.
+    #[inline]
+    fn put<const N: usize>(&mut self, marker: u8, field: &[u8; N]) {
+        let mut bytes = [0u8; 9];
+        bytes[0] = marker;
+        bytes[1..=N].copy_from_slice(field);
+        self.buf.extend_from_slice(&bytes[..=N]);
     }
 
     #[inline]
@@ -264,8 +270,7 @@ impl<W: io::Write> MsgPackWriter<W> {
         if self.options.compact_floats && f64::from(narrow).to_bits() == v.to_bits() {
             return self.write_f32_bits(narrow);
         }
-        self.buf.push(0xcb);
-        self.buf.extend_from_slice(&v.to_bits().to_be_bytes());
+        self.put(0xcb, &v.to_bits().to_be_bytes());
     }
 
     fn open(&mut self, len: Option<usize>, map: bool) -> Result<()> {
@@ -351,9 +356,18 @@ impl<W: io::Write> MsgPackWriter<W> {
             let at = self.patches[frame.patch].at;
             self.buf.copy_within(end.., at);
             self.buf.truncate(end);
-            #[allow(clippy::cast_possible_truncation)]
-            {
-                self.patches[frame.patch].used = used as u8;
+            let content = end - at - RESERVED;
+            if frame.patch + 1 == self.patches.len() && content <= SHIFT_LIMIT {
+                // No gap inside and little to move: close the gap now (one short memmove)
+                // instead of leaving it for the flush.
+                self.buf.copy_within(at + RESERVED..end, at + used);
+                self.buf.truncate(end - (RESERVED - used));
+                self.patches.pop();
+            } else {
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.patches[frame.patch].used = used as u8;
+                }
             }
             self.open_patches -= 1;
         }
