@@ -1,5 +1,5 @@
 //! JSON benchmarks: sluice-json against serde_json, struson and simd-json, on the three
-//! standard files (canada, citm_catalog, twitter).
+//! standard files (canada, `citm_catalog`, twitter).
 //!
 //! - `read/*`: every token of the file, strings read, numbers read as `u64`, `i64` or `f64`
 //!   at the call site (by their syntax), against serde_json into `IgnoredAny` and `Value`,

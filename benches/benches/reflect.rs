@@ -1,7 +1,7 @@
 //! Typed JSON through reflection: `sluice::json::from_str` / `to_string` into derived structs,
 //! against serde_json's typed `from_str` / `to_string` into the same structs (serde derive).
 //!
-//! The shapes follow serde-rs/json-benchmark for canada.json, citm_catalog.json and
+//! The shapes follow serde-rs/json-benchmark for canada.json, `citm_catalog.json` and
 //! twitter.json; every struct derives both `Reflect` and serde's traits, so both sides fill
 //! exactly the same Rust values.
 
@@ -17,32 +17,32 @@ mod canada {
     use super::{BTreeMap, Deserialize, Reflect, Serialize};
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Canada {
+    pub(crate) struct Canada {
         #[reflect(rename = "type")]
         #[serde(rename = "type")]
-        pub kind: ObjType,
-        pub features: Vec<Feature>,
+        pub(crate) kind: ObjType,
+        pub(crate) features: Vec<Feature>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Feature {
+    pub(crate) struct Feature {
         #[reflect(rename = "type")]
         #[serde(rename = "type")]
-        pub kind: ObjType,
-        pub properties: BTreeMap<String, String>,
-        pub geometry: Geometry,
+        pub(crate) kind: ObjType,
+        pub(crate) properties: BTreeMap<String, String>,
+        pub(crate) geometry: Geometry,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Geometry {
+    pub(crate) struct Geometry {
         #[reflect(rename = "type")]
         #[serde(rename = "type")]
-        pub kind: ObjType,
-        pub coordinates: Vec<Vec<(f64, f64)>>,
+        pub(crate) kind: ObjType,
+        pub(crate) coordinates: Vec<Vec<(f64, f64)>>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub enum ObjType {
+    pub(crate) enum ObjType {
         FeatureCollection,
         Feature,
         Polygon,
@@ -52,92 +52,92 @@ mod canada {
 mod citm {
     use super::{BTreeMap, Deserialize, Reflect, Serialize};
 
-    pub type Id = u32;
+    pub(crate) type Id = u32;
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct CitmCatalog {
+    pub(crate) struct CitmCatalog {
         #[reflect(rename = "areaNames")]
-        pub area_names: BTreeMap<Id, String>,
+        pub(crate) area_names: BTreeMap<Id, String>,
         #[reflect(rename = "audienceSubCategoryNames")]
-        pub audience_sub_category_names: BTreeMap<Id, String>,
+        pub(crate) audience_sub_category_names: BTreeMap<Id, String>,
         #[reflect(rename = "blockNames")]
-        pub block_names: BTreeMap<Id, String>,
-        pub events: BTreeMap<Id, Event>,
-        pub performances: Vec<Performance>,
+        pub(crate) block_names: BTreeMap<Id, String>,
+        pub(crate) events: BTreeMap<Id, Event>,
+        pub(crate) performances: Vec<Performance>,
         #[reflect(rename = "seatCategoryNames")]
-        pub seat_category_names: BTreeMap<Id, String>,
+        pub(crate) seat_category_names: BTreeMap<Id, String>,
         #[reflect(rename = "subTopicNames")]
-        pub sub_topic_names: BTreeMap<Id, String>,
+        pub(crate) sub_topic_names: BTreeMap<Id, String>,
         #[reflect(rename = "subjectNames")]
-        pub subject_names: BTreeMap<Id, String>,
+        pub(crate) subject_names: BTreeMap<Id, String>,
         #[reflect(rename = "topicNames")]
-        pub topic_names: BTreeMap<Id, String>,
+        pub(crate) topic_names: BTreeMap<Id, String>,
         #[reflect(rename = "topicSubTopics")]
-        pub topic_sub_topics: BTreeMap<Id, Vec<Id>>,
+        pub(crate) topic_sub_topics: BTreeMap<Id, Vec<Id>>,
         #[reflect(rename = "venueNames")]
-        pub venue_names: BTreeMap<String, String>,
+        pub(crate) venue_names: BTreeMap<String, String>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct Event {
-        pub description: (),
-        pub id: Id,
-        pub logo: Option<String>,
-        pub name: String,
+    pub(crate) struct Event {
+        pub(crate) description: (),
+        pub(crate) id: Id,
+        pub(crate) logo: Option<String>,
+        pub(crate) name: String,
         #[reflect(rename = "subTopicIds")]
-        pub sub_topic_ids: Vec<Id>,
+        pub(crate) sub_topic_ids: Vec<Id>,
         #[reflect(rename = "subjectCode")]
-        pub subject_code: (),
-        pub subtitle: (),
+        pub(crate) subject_code: (),
+        pub(crate) subtitle: (),
         #[reflect(rename = "topicIds")]
-        pub topic_ids: Vec<Id>,
+        pub(crate) topic_ids: Vec<Id>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct Performance {
+    pub(crate) struct Performance {
         #[reflect(rename = "eventId")]
-        pub event_id: Id,
-        pub id: Id,
-        pub logo: Option<String>,
-        pub name: (),
-        pub prices: Vec<Price>,
+        pub(crate) event_id: Id,
+        pub(crate) id: Id,
+        pub(crate) logo: Option<String>,
+        pub(crate) name: (),
+        pub(crate) prices: Vec<Price>,
         #[reflect(rename = "seatCategories")]
-        pub seat_categories: Vec<SeatCategory>,
+        pub(crate) seat_categories: Vec<SeatCategory>,
         #[reflect(rename = "seatMapImage")]
-        pub seat_map_image: (),
-        pub start: u64,
+        pub(crate) seat_map_image: (),
+        pub(crate) start: u64,
         #[reflect(rename = "venueCode")]
-        pub venue_code: String,
+        pub(crate) venue_code: String,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct Price {
-        pub amount: u32,
+    pub(crate) struct Price {
+        pub(crate) amount: u32,
         #[reflect(rename = "audienceSubCategoryId")]
-        pub audience_sub_category_id: Id,
+        pub(crate) audience_sub_category_id: Id,
         #[reflect(rename = "seatCategoryId")]
-        pub seat_category_id: Id,
+        pub(crate) seat_category_id: Id,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct SeatCategory {
-        pub areas: Vec<Area>,
+    pub(crate) struct SeatCategory {
+        pub(crate) areas: Vec<Area>,
         #[reflect(rename = "seatCategoryId")]
-        pub seat_category_id: Id,
+        pub(crate) seat_category_id: Id,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
     #[serde(rename_all = "camelCase")]
-    pub struct Area {
+    pub(crate) struct Area {
         #[reflect(rename = "areaId")]
-        pub area_id: Id,
+        pub(crate) area_id: Id,
         #[reflect(rename = "blockIds")]
-        pub block_ids: Vec<()>,
+        pub(crate) block_ids: Vec<()>,
     }
 }
 
@@ -145,182 +145,182 @@ mod twitter {
     use super::{Deserialize, Reflect, Serialize};
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Twitter {
-        pub statuses: Vec<Status>,
-        pub search_metadata: SearchMetadata,
+    pub(crate) struct Twitter {
+        pub(crate) statuses: Vec<Status>,
+        pub(crate) search_metadata: SearchMetadata,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Status {
-        pub metadata: Metadata,
-        pub created_at: String,
-        pub id: u64,
-        pub id_str: String,
-        pub text: String,
-        pub source: String,
-        pub truncated: bool,
-        pub in_reply_to_status_id: Option<u64>,
-        pub in_reply_to_status_id_str: Option<String>,
-        pub in_reply_to_user_id: Option<u64>,
-        pub in_reply_to_user_id_str: Option<String>,
-        pub in_reply_to_screen_name: Option<String>,
-        pub user: User,
-        pub geo: (),
-        pub coordinates: (),
-        pub place: (),
-        pub contributors: (),
-        pub retweeted_status: Option<Box<Status>>,
-        pub retweet_count: u32,
-        pub favorite_count: u32,
-        pub entities: StatusEntities,
-        pub favorited: bool,
-        pub retweeted: bool,
-        pub possibly_sensitive: Option<bool>,
-        pub lang: String,
+    pub(crate) struct Status {
+        pub(crate) metadata: Metadata,
+        pub(crate) created_at: String,
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) text: String,
+        pub(crate) source: String,
+        pub(crate) truncated: bool,
+        pub(crate) in_reply_to_status_id: Option<u64>,
+        pub(crate) in_reply_to_status_id_str: Option<String>,
+        pub(crate) in_reply_to_user_id: Option<u64>,
+        pub(crate) in_reply_to_user_id_str: Option<String>,
+        pub(crate) in_reply_to_screen_name: Option<String>,
+        pub(crate) user: User,
+        pub(crate) geo: (),
+        pub(crate) coordinates: (),
+        pub(crate) place: (),
+        pub(crate) contributors: (),
+        pub(crate) retweeted_status: Option<Box<Status>>,
+        pub(crate) retweet_count: u32,
+        pub(crate) favorite_count: u32,
+        pub(crate) entities: StatusEntities,
+        pub(crate) favorited: bool,
+        pub(crate) retweeted: bool,
+        pub(crate) possibly_sensitive: Option<bool>,
+        pub(crate) lang: String,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Metadata {
-        pub result_type: String,
-        pub iso_language_code: String,
+    pub(crate) struct Metadata {
+        pub(crate) result_type: String,
+        pub(crate) iso_language_code: String,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct User {
-        pub id: u64,
-        pub id_str: String,
-        pub name: String,
-        pub screen_name: String,
-        pub location: String,
-        pub description: String,
-        pub url: Option<String>,
-        pub entities: UserEntities,
-        pub protected: bool,
-        pub followers_count: u32,
-        pub friends_count: u32,
-        pub listed_count: u32,
-        pub created_at: String,
-        pub favourites_count: u32,
-        pub utc_offset: Option<i32>,
-        pub time_zone: Option<String>,
-        pub geo_enabled: bool,
-        pub verified: bool,
-        pub statuses_count: u32,
-        pub lang: String,
-        pub contributors_enabled: bool,
-        pub is_translator: bool,
-        pub is_translation_enabled: bool,
-        pub profile_background_color: String,
-        pub profile_background_image_url: String,
-        pub profile_background_image_url_https: String,
-        pub profile_background_tile: bool,
-        pub profile_image_url: String,
-        pub profile_image_url_https: String,
-        pub profile_banner_url: Option<String>,
-        pub profile_link_color: String,
-        pub profile_sidebar_border_color: String,
-        pub profile_sidebar_fill_color: String,
-        pub profile_text_color: String,
-        pub profile_use_background_image: bool,
-        pub default_profile: bool,
-        pub default_profile_image: bool,
-        pub following: bool,
-        pub follow_request_sent: bool,
-        pub notifications: bool,
+    pub(crate) struct User {
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) name: String,
+        pub(crate) screen_name: String,
+        pub(crate) location: String,
+        pub(crate) description: String,
+        pub(crate) url: Option<String>,
+        pub(crate) entities: UserEntities,
+        pub(crate) protected: bool,
+        pub(crate) followers_count: u32,
+        pub(crate) friends_count: u32,
+        pub(crate) listed_count: u32,
+        pub(crate) created_at: String,
+        pub(crate) favourites_count: u32,
+        pub(crate) utc_offset: Option<i32>,
+        pub(crate) time_zone: Option<String>,
+        pub(crate) geo_enabled: bool,
+        pub(crate) verified: bool,
+        pub(crate) statuses_count: u32,
+        pub(crate) lang: String,
+        pub(crate) contributors_enabled: bool,
+        pub(crate) is_translator: bool,
+        pub(crate) is_translation_enabled: bool,
+        pub(crate) profile_background_color: String,
+        pub(crate) profile_background_image_url: String,
+        pub(crate) profile_background_image_url_https: String,
+        pub(crate) profile_background_tile: bool,
+        pub(crate) profile_image_url: String,
+        pub(crate) profile_image_url_https: String,
+        pub(crate) profile_banner_url: Option<String>,
+        pub(crate) profile_link_color: String,
+        pub(crate) profile_sidebar_border_color: String,
+        pub(crate) profile_sidebar_fill_color: String,
+        pub(crate) profile_text_color: String,
+        pub(crate) profile_use_background_image: bool,
+        pub(crate) default_profile: bool,
+        pub(crate) default_profile_image: bool,
+        pub(crate) following: bool,
+        pub(crate) follow_request_sent: bool,
+        pub(crate) notifications: bool,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct UserEntities {
-        pub url: Option<UserUrl>,
-        pub description: UserEntitiesDescription,
+    pub(crate) struct UserEntities {
+        pub(crate) url: Option<UserUrl>,
+        pub(crate) description: UserEntitiesDescription,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct UserUrl {
-        pub urls: Vec<Url>,
+    pub(crate) struct UserUrl {
+        pub(crate) urls: Vec<Url>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Url {
-        pub url: String,
-        pub expanded_url: String,
-        pub display_url: String,
-        pub indices: [u16; 2],
+    pub(crate) struct Url {
+        pub(crate) url: String,
+        pub(crate) expanded_url: String,
+        pub(crate) display_url: String,
+        pub(crate) indices: [u16; 2],
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct UserEntitiesDescription {
-        pub urls: Vec<Url>,
+    pub(crate) struct UserEntitiesDescription {
+        pub(crate) urls: Vec<Url>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct StatusEntities {
-        pub hashtags: Vec<Hashtag>,
-        pub symbols: Vec<()>,
-        pub urls: Vec<Url>,
-        pub user_mentions: Vec<UserMention>,
-        pub media: Option<Vec<Media>>,
+    pub(crate) struct StatusEntities {
+        pub(crate) hashtags: Vec<Hashtag>,
+        pub(crate) symbols: Vec<()>,
+        pub(crate) urls: Vec<Url>,
+        pub(crate) user_mentions: Vec<UserMention>,
+        pub(crate) media: Option<Vec<Media>>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Hashtag {
-        pub text: String,
-        pub indices: [u16; 2],
+    pub(crate) struct Hashtag {
+        pub(crate) text: String,
+        pub(crate) indices: [u16; 2],
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct UserMention {
-        pub screen_name: String,
-        pub name: String,
-        pub id: u64,
-        pub id_str: String,
-        pub indices: [u16; 2],
+    pub(crate) struct UserMention {
+        pub(crate) screen_name: String,
+        pub(crate) name: String,
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) indices: [u16; 2],
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Media {
-        pub id: u64,
-        pub id_str: String,
-        pub indices: [u16; 2],
-        pub media_url: String,
-        pub media_url_https: String,
-        pub url: String,
-        pub display_url: String,
-        pub expanded_url: String,
+    pub(crate) struct Media {
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) indices: [u16; 2],
+        pub(crate) media_url: String,
+        pub(crate) media_url_https: String,
+        pub(crate) url: String,
+        pub(crate) display_url: String,
+        pub(crate) expanded_url: String,
         #[reflect(rename = "type")]
         #[serde(rename = "type")]
-        pub kind: String,
-        pub sizes: Sizes,
-        pub source_status_id: Option<u64>,
-        pub source_status_id_str: Option<String>,
+        pub(crate) kind: String,
+        pub(crate) sizes: Sizes,
+        pub(crate) source_status_id: Option<u64>,
+        pub(crate) source_status_id_str: Option<String>,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Sizes {
-        pub medium: Size,
-        pub small: Size,
-        pub thumb: Size,
-        pub large: Size,
+    pub(crate) struct Sizes {
+        pub(crate) medium: Size,
+        pub(crate) small: Size,
+        pub(crate) thumb: Size,
+        pub(crate) large: Size,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct Size {
-        pub w: u16,
-        pub h: u16,
-        pub resize: String,
+    pub(crate) struct Size {
+        pub(crate) w: u16,
+        pub(crate) h: u16,
+        pub(crate) resize: String,
     }
 
     #[derive(Reflect, Serialize, Deserialize, Debug, PartialEq)]
-    pub struct SearchMetadata {
-        pub completed_in: f32,
-        pub max_id: u64,
-        pub max_id_str: String,
-        pub next_results: String,
-        pub query: String,
-        pub refresh_url: String,
-        pub count: u8,
-        pub since_id: u64,
-        pub since_id_str: String,
+    pub(crate) struct SearchMetadata {
+        pub(crate) completed_in: f32,
+        pub(crate) max_id: u64,
+        pub(crate) max_id_str: String,
+        pub(crate) next_results: String,
+        pub(crate) query: String,
+        pub(crate) refresh_url: String,
+        pub(crate) count: u8,
+        pub(crate) since_id: u64,
+        pub(crate) since_id_str: String,
     }
 }
 
@@ -332,9 +332,16 @@ where
     // Both sides must build the same value, or the comparison means nothing.
     let ours: T = sluice::json::from_str(text).unwrap_or_else(|e| panic!("{name}: {}", e.render()));
     let theirs: T = serde_json::from_str(text).expect("serde_json reads the file");
-    assert!(same(&ours, &theirs), "{name}: both readers build the same value");
+    assert!(
+        same(&ours, &theirs),
+        "{name}: both readers build the same value"
+    );
     let printed = sluice::json::to_string(&ours).expect("to_string");
-    assert_eq!(sluice::json::from_str::<T>(&printed).ok().as_ref(), Some(&ours), "{name}: output reads back");
+    assert_eq!(
+        sluice::json::from_str::<T>(&printed).ok().as_ref(),
+        Some(&ours),
+        "{name}: output reads back"
+    );
 
     let mut group = c.benchmark_group(format!("reflect_from_str/{name}"));
     group.throughput(Throughput::Bytes(text.len() as u64));
@@ -346,7 +353,9 @@ where
     });
     group.finish();
 
-    let serde_len = serde_json::to_string(&theirs).expect("serde to_string").len();
+    let serde_len = serde_json::to_string(&theirs)
+        .expect("serde to_string")
+        .len();
     let mut group = c.benchmark_group(format!("reflect_to_string/{name}"));
     group.throughput(Throughput::Bytes(serde_len as u64));
     group.bench_function("sluice", |b| {
@@ -366,10 +375,18 @@ fn same_coordinates(a: &canada::Canada, b: &canada::Canada) -> bool {
         && a.features.iter().zip(&b.features).all(|(fa, fb)| {
             fa.properties == fb.properties
                 && fa.geometry.coordinates.len() == fb.geometry.coordinates.len()
-                && fa.geometry.coordinates.iter().zip(&fb.geometry.coordinates).all(|(ra, rb)| {
-                    ra.len() == rb.len()
-                        && ra.iter().zip(rb).all(|(pa, pb)| close(pa.0, pb.0) && close(pa.1, pb.1))
-                })
+                && fa
+                    .geometry
+                    .coordinates
+                    .iter()
+                    .zip(&fb.geometry.coordinates)
+                    .all(|(ra, rb)| {
+                        ra.len() == rb.len()
+                            && ra
+                                .iter()
+                                .zip(rb)
+                                .all(|(pa, pb)| close(pa.0, pb.0) && close(pa.1, pb.1))
+                    })
         })
 }
 

@@ -428,6 +428,13 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
 
     #[inline]
     fn write_number(&mut self, number: Number<'_>) -> Result<()> {
+        // The typed forms a reader hands out, straight through.
+        match number {
+            Number::F64(v) => return self.write_f64(v),
+            Number::U64(v) => return self.write_u64(v),
+            Number::I64(v) => return self.write_i64(v),
+            _ => {}
+        }
         let number = match number {
             Number::Text(text, hint) => match number.to_typed() {
                 Ok(typed) => typed,

@@ -154,7 +154,13 @@ fn scalar_entry(scalar: ScalarRef<'_>) -> Entry {
 }
 
 /// Pushes the frame of a container being opened; its start token comes next.
-fn begin<'a>(stack: &mut Vec<Frame<'a>>, entry: Entry, name: &'static str, len: Option<usize>, frame: Frame<'a>) -> Next<'a> {
+fn begin<'a>(
+    stack: &mut Vec<Frame<'a>>,
+    entry: Entry,
+    name: &'static str,
+    len: Option<usize>,
+    frame: Frame<'a>,
+) -> Next<'a> {
     stack.push(frame);
     Next::Start { entry, name, len }
 }

@@ -1017,7 +1017,8 @@ impl Writer for PropertyWriter<'_> {
         let mut slot = self.slot()?;
         // Fast path for a plain `String` field.
         // SAFETY: `slot` was just reached from the top frame and is the only place changed.
-        if let ReflectMut::Scalar(ScalarMut::String(text)) = unsafe { slot.as_mut() }.reflect_mut() {
+        if let ReflectMut::Scalar(ScalarMut::String(text)) = unsafe { slot.as_mut() }.reflect_mut()
+        {
             text.clear();
             text.push_str(value);
             return self.value_done();

@@ -267,3 +267,8 @@ pub mod ndjson {
         }
     }
 }
+
+/// The code samples of the book's reflection chapter, run as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/reflection.md")]
+pub struct ReflectionChapter;
