@@ -1,13 +1,12 @@
 //! Typed NDJSON ingestion across threads, for `benches/ndjson-scale`:
 //! `ndjson_ingest FILE THREADS` reads every record of a Wikipedia-articles NDJSON file
-//! (`gen_ndjson OUT MiB wiki`) into a derived `Article` with the parallel reader, and prints
+//! (`gen_ndjson OUT MiB wiki`) into a derived `Article` with `sluice::ndjson::par_for_each`, and prints
 //! records, bytes, seconds and MB/s.
 
 use std::time::Instant;
 
 use sluice::Reflect;
-use sluice::reflect::{PropertyWriter, Typed};
-use sluice_json::parallel::{ParallelOptions, ingest_records};
+use sluice::ndjson::{ParallelOptions, par_for_each};
 
 /// One record of the Wikipedia sample.
 #[derive(Reflect, Debug, Default)]
@@ -37,19 +36,10 @@ fn main() {
     };
     let started = Instant::now();
     let mut body_bytes = 0usize;
-    let result = ingest_records(
-        file,
-        &options,
-        |reader| {
-            let mut article = Article::reflect_default();
-            sluice::pipe(reader, &mut PropertyWriter::new(&mut article))?;
-            Ok(article)
-        },
-        |article: Article| {
-            body_bytes += article.body.len();
-            Ok(())
-        },
-    );
+    let result = par_for_each(file, &options, |article: Article| {
+        body_bytes += article.body.len();
+        Ok(())
+    });
     let seconds = started.elapsed().as_secs_f64();
     match result {
         Ok(summary) => {

@@ -10,6 +10,7 @@
 //! | value → JSON text | [`json::to_string`], [`json::to_string_pretty`], [`json::to_writer`] |
 //! | MessagePack ↔ value | [`msgpack::from_slice`], [`msgpack::to_vec`] |
 //! | NDJSON records, one by one | [`ndjson::iter`] |
+//! | NDJSON records on every core | [`ndjson::par_for_each`], [`ndjson::par_collect`] |
 //!
 //! Each helper is a [`pipe`] between a format reader/writer and a
 //! [`PropertyReader`]/[`PropertyWriter`] over the value; errors carry a stable code, the data
@@ -196,14 +197,98 @@ pub mod msgpack {
     }
 }
 
-/// NDJSON: typed records one by one, with bounded memory.
+/// NDJSON: typed records, one by one or on every core.
+///
+/// Two ways to read records:
+///
+/// - [`iter`]: one by one on the calling thread, from any [`io::Read`](std::io::Read), in bounded memory;
+/// - [`par_for_each`] and [`par_collect`]: on every core. The input is cut into blocks at line
+///   breaks, worker threads deserialize the records of each block, and the results come back
+///   in input order (or as soon as ready, with [`ParallelOptions::ordered`] off). A bad record
+///   reports its line number and byte offset; with [`ParallelOptions::skip_errors`] it is
+///   collected in [`IngestSummary::errors`] and the run goes on.
+///
+/// To handle each record as a token stream instead of a typed value, use
+/// [`json::parallel::ingest_records`](crate::json::parallel::ingest_records) or
+/// [`ingest_blocks`](crate::json::parallel::ingest_blocks). Cutting by byte range at line
+/// breaks is also how to go past one machine: any engine that shards a file that way can run
+/// these functions per shard.
 pub mod ndjson {
     use std::io;
     use std::marker::PhantomData;
 
     use sluice_core::Result;
+    use sluice_json::parallel::ingest_records;
     use sluice_json::{IoInput, NdjsonReader};
     use sluice_reflect::Typed;
+
+    pub use sluice_json::parallel::{IngestSummary, ParallelOptions, RecordError, RecordInfo};
+
+    /// Deserializes every record of NDJSON `input` into a `T` on all cores and hands each to
+    /// `sink` on the calling thread, in input order unless [`ParallelOptions::ordered`] is off.
+    ///
+    /// Memory stays bounded whatever the input size: a few blocks per worker are in flight.
+    ///
+    /// ```
+    /// use sluice::Reflect;
+    /// use sluice::ndjson::ParallelOptions;
+    /// #[derive(Reflect, Debug, PartialEq)]
+    /// struct Event { id: u32, kind: String }
+    ///
+    /// let input = "{\"id\": 1, \"kind\": \"start\"}\n{\"id\": 2, \"kind\": \"stop\"}\n";
+    /// let mut ids = Vec::new();
+    /// let summary = sluice::ndjson::par_for_each(input.as_bytes(), &ParallelOptions::default(), |event: Event| {
+    ///     ids.push(event.id);
+    ///     Ok(())
+    /// })?;
+    /// assert_eq!((ids, summary.records), (vec![1, 2], 2));
+    /// # Ok::<(), sluice::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An I/O error, an error returned by `sink`, or (unless [`ParallelOptions::skip_errors`]
+    /// is on) the first bad record in input order, with a note naming its line and byte offset
+    /// and the record's text attached for [`Error::render`](crate::Error::render).
+    pub fn par_for_each<T, R, S>(
+        input: R,
+        options: &ParallelOptions,
+        sink: S,
+    ) -> Result<IngestSummary>
+    where
+        T: Typed + Send,
+        R: io::Read,
+        S: FnMut(T) -> Result<()>,
+    {
+        ingest_records(input, options, |reader| crate::read_value(reader), sink)
+    }
+
+    /// Deserializes every record of NDJSON `input` into a `T` on all cores and collects them
+    /// (in input order unless [`ParallelOptions::ordered`] is off).
+    ///
+    /// ```
+    /// use sluice::ndjson::ParallelOptions;
+    /// let input = "[1, 2]\n[3, \"x\"]\n[5, 6]\n";
+    /// let options = ParallelOptions { skip_errors: true, ..ParallelOptions::default() };
+    /// let (pairs, summary) = sluice::ndjson::par_collect::<(u8, u8), _>(input.as_bytes(), &options)?;
+    /// assert_eq!(pairs, [(1, 2), (5, 6)]);
+    /// assert_eq!(summary.errors[0].record.line, 2);
+    /// # Ok::<(), sluice::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`par_for_each`].
+    pub fn par_collect<T, R>(input: R, options: &ParallelOptions) -> Result<(Vec<T>, IngestSummary)>
+    where
+        T: Typed + Send,
+        R: io::Read,
+    {
+        let mut records = Vec::new();
+        let summary = par_for_each(input, options, |record| {
+            records.push(record);
+            Ok(())
+        })?;
+        Ok((records, summary))
+    }
 
     /// Iterates over the records of NDJSON input as values of type `T`.
     ///

@@ -1,0 +1,174 @@
+//! Typed NDJSON records on every core: input order, unordered delivery, error lines and
+//! offsets, skip mode, and agreement with the one-by-one iterator.
+
+use sluice::Reflect;
+use sluice::core::codes as core_codes;
+use sluice::ndjson::{ParallelOptions, par_collect, par_for_each};
+use sluice::reflect::codes as reflect_codes;
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Event {
+    id: u64,
+    kind: String,
+    tags: Vec<String>,
+}
+
+fn event_line(id: u64) -> String {
+    format!(
+        "{{\"id\": {id}, \"kind\": \"kind {}\", \"tags\": [\"a\", \"b{id}\"]}}\n",
+        id % 7
+    )
+}
+
+fn events(count: u64) -> String {
+    (0..count).map(event_line).collect()
+}
+
+/// Small blocks, so that a few thousand records span many blocks and workers.
+fn options(jobs: usize) -> ParallelOptions {
+    ParallelOptions {
+        jobs,
+        block_size: 1024,
+        ..ParallelOptions::default()
+    }
+}
+
+#[test]
+fn records_come_back_in_input_order_across_blocks_and_workers() {
+    let input = events(5000);
+    let (records, summary) = par_collect::<Event, _>(input.as_bytes(), &options(3)).unwrap();
+    assert_eq!(summary.records, 5000);
+    assert_eq!(summary.bytes, input.len() as u64);
+    assert!(summary.errors.is_empty());
+    let ids: Vec<u64> = records.iter().map(|e| e.id).collect();
+    assert_eq!(ids, (0..5000).collect::<Vec<_>>());
+    assert_eq!(records[12].tags, ["a", "b12"]);
+}
+
+#[test]
+fn unordered_delivery_yields_every_record_once() {
+    let input = events(5000);
+    let unordered = ParallelOptions {
+        ordered: false,
+        ..options(3)
+    };
+    let (records, summary) = par_collect::<Event, _>(input.as_bytes(), &unordered).unwrap();
+    assert_eq!(summary.records, 5000);
+    let mut ids: Vec<u64> = records.iter().map(|e| e.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..5000).collect::<Vec<_>>());
+}
+
+#[test]
+fn parallel_and_one_by_one_reading_agree() {
+    let input = events(800);
+    let one_by_one: Vec<Event> = sluice::ndjson::iter(input.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let (parallel, _) = par_collect::<Event, _>(input.as_bytes(), &options(2)).unwrap();
+    assert_eq!(parallel, one_by_one);
+}
+
+/// Input with a wrong-typed record on line 1500 and a syntax error on line 3200.
+fn input_with_two_bad_records() -> (String, u64, u64) {
+    let mut input = String::new();
+    let mut offsets = (0, 0);
+    for id in 0..4000u64 {
+        match id {
+            1499 => {
+                offsets.0 = input.len() as u64;
+                input.push_str("{\"id\": \"not a number\", \"kind\": \"x\", \"tags\": []}\n");
+            }
+            3199 => {
+                offsets.1 = input.len() as u64;
+                input.push_str("{\"id\": 3199, \"kind\": \"x\" \"tags\": []}\n");
+            }
+            _ => input.push_str(&event_line(id)),
+        }
+    }
+    (input, offsets.0, offsets.1)
+}
+
+#[test]
+fn the_first_bad_record_stops_the_run_with_its_line_and_span() {
+    let (input, _, _) = input_with_two_bad_records();
+    let error = par_collect::<Event, _>(input.as_bytes(), &options(2)).unwrap_err();
+    assert_eq!(error.code(), reflect_codes::WRONG_TYPE);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.id")
+    );
+    // The span is relative to the record's line: `"not a number"` starts at byte 7.
+    let span = error.span().unwrap();
+    assert_eq!((span.start, span.end), (7, 21));
+    // Rendering shows the file's line number, not the record's.
+    assert!(error.render().contains("1500"));
+}
+
+#[test]
+fn skip_mode_collects_bad_records_with_line_and_offset_and_keeps_the_rest() {
+    let (input, first_offset, second_offset) = input_with_two_bad_records();
+    let skipping = ParallelOptions {
+        skip_errors: true,
+        ..options(2)
+    };
+    let mut ids = Vec::new();
+    let summary = par_for_each(input.as_bytes(), &skipping, |event: Event| {
+        ids.push(event.id);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(summary.records, 3998);
+    assert_eq!(ids.len(), 3998);
+    assert!(!ids.contains(&1499) && !ids.contains(&3199));
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+
+    let found: Vec<(u64, u64)> = summary
+        .errors
+        .iter()
+        .map(|e| (e.record.line, e.record.offset))
+        .collect();
+    assert_eq!(found, [(1500, first_offset), (3200, second_offset)]);
+    assert_eq!(summary.errors[0].error.code(), reflect_codes::WRONG_TYPE);
+    assert_eq!(
+        summary.errors[1].error.code(),
+        sluice::json::codes::EXPECT_COMMA
+    );
+}
+
+#[test]
+fn an_error_from_the_sink_stops_the_run() {
+    let input = events(3000);
+    let mut seen = 0;
+    let error = par_for_each(input.as_bytes(), &options(2), |event: Event| {
+        if event.id == 1234 {
+            return Err(sluice::Error::custom("enough"));
+        }
+        seen += 1;
+        Ok(())
+    })
+    .unwrap_err();
+    assert_eq!(error.code(), core_codes::CUSTOM);
+    assert_eq!(seen, 1234);
+}
+
+#[test]
+fn blank_lines_and_a_missing_final_newline_are_fine() {
+    let input = "\n{\"id\": 1, \"kind\": \"k\", \"tags\": []}\n\n   \n{\"id\": 2, \"kind\": \"k\", \"tags\": []}";
+    let (records, summary) = par_collect::<Event, _>(input.as_bytes(), &options(2)).unwrap();
+    assert_eq!(records.iter().map(|e| e.id).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(summary.records, 2);
+}
+
+#[test]
+fn reading_from_a_file_matches_reading_from_memory() {
+    let input = events(2000);
+    let path = std::env::temp_dir().join(format!("sluice-par-{}.ndjson", std::process::id()));
+    std::fs::write(&path, &input).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let from_file = par_collect::<Event, _>(file, &ParallelOptions::default());
+    std::fs::remove_file(&path).unwrap();
+    let (from_file, _) = from_file.unwrap();
+    let (from_memory, _) = par_collect::<Event, _>(input.as_bytes(), &options(1)).unwrap();
+    assert_eq!(from_file, from_memory);
+}
