@@ -24,3 +24,11 @@ pub struct MsgPack;
 #[doc = include_str!("src/reflection.md")]
 #[derive(Debug)]
 pub struct Reflection;
+
+#[doc = include_str!("src/serde.md")]
+#[derive(Debug)]
+pub struct Serde;
+
+#[doc = include_str!("src/performance.md")]
+#[derive(Debug)]
+pub struct Performance;

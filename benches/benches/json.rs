@@ -14,36 +14,9 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
-use sluice_benches::{BENCH_FILES, corpus};
-use sluice_core::{Entry, NumberHint, Reader, Token};
-use sluice_json::{Input, JsonReader, JsonWriter, WriterOptions};
-
-/// Reads every token: strings and keys are read (their length summed), numbers parsed to
-/// the type their syntax suggests.
-fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
-    let mut sum = 0.0;
-    loop {
-        match reader.peek()? {
-            Entry::Ended => return Ok(sum),
-            Entry::String => sum += reader.read_str()?.len() as f64,
-            Entry::Name => sum += reader.read_name()?.len() as f64,
-            Entry::Number(NumberHint::Float) => sum += reader.read_f64()?,
-            Entry::Number(NumberHint::NegInteger) => sum += reader.read_i64()? as f64,
-            Entry::Number(_) => sum += reader.read_u64()? as f64,
-            Entry::Bool => sum += f64::from(u8::from(reader.read_bool()?)),
-            Entry::Null => reader.read_null()?,
-            Entry::MapRoot => {
-                reader.read_map_root()?;
-            }
-            Entry::MapEnd => reader.read_map_end()?,
-            Entry::ArrayRoot => {
-                reader.read_array_root()?;
-            }
-            Entry::ArrayEnd => reader.read_array_end()?,
-            other => unreachable!("JSON has no {other}"),
-        }
-    }
-}
+use sluice_benches::{BENCH_FILES, corpus, scan};
+use sluice_core::Token;
+use sluice_json::{JsonReader, JsonWriter, WriterOptions};
 
 /// The same work with struson's pull reader.
 fn scan_struson(bytes: &[u8]) -> f64 {

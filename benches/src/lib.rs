@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+use sluice_core::{Entry, NumberHint, Reader};
+use sluice_json::{Input, JsonReader};
+
 /// The bytes of a corpus file such as `bench/canada.json`, or `None` (with a notice) when the
 /// corpus is not available.
 #[must_use]
@@ -17,6 +20,36 @@ pub const BENCH_FILES: [(&str, &str); 3] = [
     ("citm_catalog", "bench/citm_catalog.json"),
     ("twitter", "bench/twitter.json"),
 ];
+
+/// Reads every token of a JSON document, as the `read/*` benches do: strings and keys are
+/// read (their length summed), numbers parsed to the type their syntax suggests.
+///
+/// # Errors
+/// The reader's errors.
+pub fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
+    let mut sum = 0.0;
+    loop {
+        match reader.peek()? {
+            Entry::Ended => return Ok(sum),
+            Entry::String => sum += reader.read_str()?.len() as f64,
+            Entry::Name => sum += reader.read_name()?.len() as f64,
+            Entry::Number(NumberHint::Float) => sum += reader.read_f64()?,
+            Entry::Number(NumberHint::NegInteger) => sum += reader.read_i64()? as f64,
+            Entry::Number(_) => sum += reader.read_u64()? as f64,
+            Entry::Bool => sum += f64::from(u8::from(reader.read_bool()?)),
+            Entry::Null => reader.read_null()?,
+            Entry::MapRoot => {
+                reader.read_map_root()?;
+            }
+            Entry::MapEnd => reader.read_map_end()?,
+            Entry::ArrayRoot => {
+                reader.read_array_root()?;
+            }
+            Entry::ArrayEnd => reader.read_array_end()?,
+            other => return Err(sluice_core::Error::custom(format!("JSON has no {other}"))),
+        }
+    }
+}
 
 /// A relaxed-JSON variant of a JSON document, as people write it: a `//` comment line at the
 /// top, a `/* ... */` comment after every comma, and a trailing comma before every closing
