@@ -4,6 +4,8 @@
 //! below, so `cargo test` runs every Rust code block of them. (The JSON chapter is the
 //! documentation of `sluice-json` itself and is tested there.)
 #![allow(missing_docs)]
+// The chapters are prose for readers of the book, not API docs: file and crate names stay plain.
+#![allow(clippy::doc_markdown)]
 
 #[doc = include_str!("src/data-model.md")]
 #[derive(Debug)]
