@@ -11,18 +11,21 @@
 //!
 //! The rules, in the order they are tried (their names work with `remove` / `replace`):
 //!
-//! | priority | rule | types | input | what |
+//! | priority | rule | types | input (reading) | what |
 //! |---|---|---|---|---|
-//! | 100 | [`POLYMORPHIC`] | registered trait objects | object | `{"$type": "Circle", ...}`, `$type` anywhere |
-//! | 90 | [`BLOB`] | lists of bytes marked [`Mark::Blob`] | string / bytes | base64 in JSON, bin in MessagePack |
-//! | 80 | [`FLAGS`] | `Flags<E>` | array | `["Read", "Exec", 16]` |
-//! | 70 | [`ENUM_NAME`] | unit-only enums | string | variant name, else an integer string |
-//! | 60 | [`KEY_VALUE_MAP`] | maps with non-string keys | array | `[{"$key": k, "$value": v}]` (and `Key` / `Value`) |
-//! | 50 | [`SORTED_SET`] | sets (writing only) | — | elements sorted |
-//! | 40 | [`COERCE`] (relaxed only) | bool, integers, floats, strings | mismatched scalars | O3DE's coercion table |
+//! | 100 | [`POLYMORPHIC`] | trait objects registered with `register_polymorphic` | object | `{"$type": "Circle", ...}`, `$type` anywhere in the object (name, path or uuid) |
+//! | 90 | [`BLOB`] | lists of bytes marked [`Mark::Blob`] | string (and bin in MessagePack) | base64 text in JSON, bin in MessagePack |
+//! | 86 | [`COLOR`] | structs marked [`Mark::Color`] | array, object, string | `[r,g,b(,a)]`, `{"RGB": ..}`, `{"RGBA8": ..}`, `{"HEX": ..}`, `"#RRGGBB"`...; written `[r,g,b,a]` |
+//! | 85 | [`VECTOR`] | `[f32/f64; 2..=4]`, structs marked [`Mark::Vector`] | array, object | any length (missing 0, extra ignored), `{"x": .., "Y": ..}`; written as an array on one line |
+//! | 80 | [`FLAGS`] | `Flags<E>` | array | `["Read", "Exec", 16]`; written with combined names first, leftover bits as an integer |
+//! | 70 | [`ENUM_NAME`] | unit-only enums | string | variant name, else an integer string (`"5"`) |
+//! | 60 | [`KEY_VALUE_MAP`] | maps whose keys are not string-like | array | `[{"$key": k, "$value": v}]` (and O3DE's `Key` / `Value`); MessagePack writes native maps |
+//! | 50 | [`SORTED_SET`] | sets (writing only) | — | elements sorted, so output is deterministic |
+//! | 40 | [`COERCE`] (relaxed set only) | bool, integers, floats, strings | mismatched scalars | O3DE's coercion table, see [`add_coercions`] |
 //!
-//! After the rules, every kind is [plain](super::ReadAction::Plain); struct fields starting
-//! with `$` that the struct does not have are skipped on read.
+//! After the rules, every kind is [plain](super::ReadAction::Plain) (uuids read their braced
+//! and uppercase forms and write the canonical one there); struct fields starting with `$`
+//! that the struct does not have are skipped on read.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -554,11 +557,17 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
             let name = ctx.reader.read_name()?;
             match name {
                 "$key" | "Key" => {
-                    ctx.session.read_value(ctx.reader, key.as_mut(), &path)?;
+                    let mut key_path = path.clone();
+                    key_path.push_key(name);
+                    ctx.session
+                        .read_value(ctx.reader, key.as_mut(), &key_path)?;
                     has_key = true;
                 }
                 "$value" | "Value" => {
-                    ctx.session.read_value(ctx.reader, value.as_mut(), &path)?;
+                    let mut value_path = path.clone();
+                    value_path.push_key(name);
+                    ctx.session
+                        .read_value(ctx.reader, value.as_mut(), &value_path)?;
                     has_value = true;
                 }
                 other => {
