@@ -34,3 +34,7 @@ pub struct Serde;
 #[doc = include_str!("src/performance.md")]
 #[derive(Debug)]
 pub struct Performance;
+
+#[doc = include_str!("src/handlers.md")]
+#[derive(Debug)]
+pub struct Handlers;

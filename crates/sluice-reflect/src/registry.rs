@@ -32,6 +32,8 @@ pub struct TypeRegistry {
     by_uuid: HashMap<Uuid, &'static TypeInfo>,
     by_name: HashMap<&'static str, &'static TypeInfo>,
     by_type_id: HashMap<TypeId, &'static TypeInfo>,
+    /// Marks and trait-object implementors, used by handler tables.
+    pub(crate) extras: crate::handlers::RegistryExtras,
 }
 
 impl TypeRegistry {
