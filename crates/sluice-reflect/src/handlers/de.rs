@@ -36,6 +36,42 @@ impl<R: Reader> Lookahead for PutbackReader<R> {
     }
 }
 
+/// The readers the table loop runs on: the top-level [`PutbackReader`] reads plain parts
+/// straight from the reader it wraps whenever nothing was put back, so they cost what a bare
+/// `pipe` costs; handlers' recursions read through the [`Lookahead`] they were given.
+trait TableReader: Lookahead {
+    /// Copies one whole value into `writer` with no table lookup.
+    fn copy_plain_value(
+        &mut self,
+        writer: &mut PropertyWriter<'_>,
+        skip_dollar: bool,
+    ) -> Result<()>;
+}
+
+impl<R: Reader + ?Sized> TableReader for PutbackReader<&mut R> {
+    fn copy_plain_value(
+        &mut self,
+        writer: &mut PropertyWriter<'_>,
+        skip_dollar: bool,
+    ) -> Result<()> {
+        if self.pending() == 0 {
+            copy_plain(&mut **self.inner_mut(), writer, skip_dollar, true)
+        } else {
+            copy_plain(self, writer, skip_dollar, true)
+        }
+    }
+}
+
+impl TableReader for &mut (dyn Lookahead + '_) {
+    fn copy_plain_value(
+        &mut self,
+        writer: &mut PropertyWriter<'_>,
+        skip_dollar: bool,
+    ) -> Result<()> {
+        copy_plain(self, writer, skip_dollar, true)
+    }
+}
+
 /// A custom deserialization handler: reads one whole value from the context's reader into
 /// its target.
 pub type ReadHandler = Arc<dyn Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync>;
@@ -634,7 +670,7 @@ impl<'t> ReadSession<'t> {
 
     /// The table loop: tokens go to the property writer; each value is looked up in the
     /// table first, and values a custom handler claims go to it whole.
-    fn run<L: Lookahead>(
+    fn run<L: TableReader>(
         &mut self,
         reader: &mut L,
         writer: &mut PropertyWriter<'_>,
@@ -689,7 +725,8 @@ impl<'t> ReadSession<'t> {
                     let mut plain = std::mem::take(&mut force_plain);
                     loop {
                         if !plain && self.plain_subtree(info) {
-                            copy_plain(reader, writer, skip_dollar, true)
+                            reader
+                                .copy_plain_value(writer, skip_dollar)
                                 .map_err(|e| self.writer_error(e))?;
                             break;
                         }
