@@ -362,12 +362,38 @@ impl<'t> WriteContext<'_, 't> {
         self.session.path()
     }
 
-    /// Writes `child` through the table (for handlers of containers).
+    /// Writes `child` through the table (for handlers of containers); the data path of errors
+    /// stays the one of this value.
     ///
     /// # Errors
     /// As [`WriteSession::write_value`].
     pub fn recurse(&mut self, child: &dyn Reflect) -> Result<()> {
         self.session.write_value(self.writer, child)
+    }
+
+    /// Writes `child`, the field `name` of this value, through the table (errors get the
+    /// field in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_field(&mut self, name: &'static str, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Field(name), child)
+    }
+
+    /// Writes `child`, the element `index` of this value, through the table (errors get the
+    /// index in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_index(&mut self, index: usize, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Index(index), child)
+    }
+
+    /// A property reader over the value: its plain tokens, for handlers that pipe them
+    /// somewhere or look at them.
+    #[must_use]
+    pub fn property_reader(&self) -> PropertyReader<'_> {
+        PropertyReader::new(self.value)
     }
 
     /// Writes the value in its plain shape (as if no rule matched), children through the
