@@ -12,7 +12,7 @@ use sluice_core::{Span, Token, Writer};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{EntrySet, KindKey, TypeIdMap, TypePredicate, plain_closure};
+use super::{EntrySet, KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::{PropertyWriter, Reflect, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
 
 /// A reader that can take tokens back, for lookahead by value (the `"$type"` search).
@@ -154,6 +154,7 @@ pub struct Deserializer {
     by_uuid: HashMap<Uuid, ReadAction>,
     by_kind: [Option<ReadAction>; KindKey::COUNT],
     skip_dollar_fields: bool,
+    plain_roots: PlainRoots,
 }
 
 impl std::fmt::Debug for Deserializer {
@@ -182,6 +183,7 @@ impl Deserializer {
             by_uuid: HashMap::new(),
             by_kind: Default::default(),
             skip_dollar_fields: false,
+            plain_roots: PlainRoots::default(),
         }
     }
 
@@ -219,6 +221,7 @@ impl Deserializer {
             .iter()
             .position(|rule| rule.priority < priority)
             .unwrap_or(self.rules.len());
+        self.plain_roots.clear();
         let rule = Rule {
             name: name.into(),
             priority,
@@ -262,6 +265,7 @@ impl Deserializer {
 
     /// Removes the rules named `name`; whether there was one.
     pub fn remove(&mut self, name: &str) -> bool {
+        self.plain_roots.clear();
         let before = self.rules.len();
         self.rules.retain(|rule| rule.name != name);
         self.rules.len() != before
@@ -274,6 +278,7 @@ impl Deserializer {
         name: &str,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> bool {
+        self.plain_roots.clear();
         let handler: ReadHandler = Arc::new(handler);
         let mut found = false;
         for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
@@ -300,6 +305,7 @@ impl Deserializer {
 
     /// Sets the action for the type with this uuid (tried after the rules).
     pub fn on_uuid(&mut self, uuid: Uuid, action: ReadAction) -> &mut Deserializer {
+        self.plain_roots.clear();
         self.by_uuid.insert(uuid, action);
         self
     }
@@ -315,6 +321,7 @@ impl Deserializer {
     /// Sets the action for every type of a kind (tried after rules and uuids); `None`
     /// removes it.
     pub fn on_kind(&mut self, kind: KindKey, action: Option<ReadAction>) -> &mut Deserializer {
+        self.plain_roots.clear();
         self.by_kind[kind.index()] = action;
         self
     }
@@ -362,7 +369,16 @@ impl Deserializer {
             base: Path::root(),
         };
         let info = target.type_info();
-        if session.plain_subtree(info) {
+        let stamp = registry.stamp();
+        let plain = match self.plain_roots.get(stamp, info) {
+            Some(plain) => plain,
+            None => {
+                let plain = session.plain_subtree(info);
+                self.plain_roots.put(stamp, info, plain);
+                plain
+            }
+        };
+        if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = PropertyWriter::new(target);
             return copy_plain(reader, &mut writer, self.skip_dollar_fields, false);
