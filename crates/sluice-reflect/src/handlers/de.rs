@@ -55,9 +55,9 @@ impl<R: Reader + ?Sized> TableReader for PutbackReader<&mut R> {
         skip_dollar: bool,
     ) -> Result<()> {
         if self.pending() == 0 {
-            copy_plain(&mut **self.inner_mut(), writer, skip_dollar, true)
+            copy_plain::<_, true>(&mut **self.inner_mut(), writer, skip_dollar)
         } else {
-            copy_plain(self, writer, skip_dollar, true)
+            copy_plain::<_, true>(self, writer, skip_dollar)
         }
     }
 }
@@ -68,7 +68,7 @@ impl TableReader for &mut (dyn Lookahead + '_) {
         writer: &mut PropertyWriter<'_>,
         skip_dollar: bool,
     ) -> Result<()> {
-        copy_plain(self, writer, skip_dollar, true)
+        copy_plain::<_, true>(self, writer, skip_dollar)
     }
 }
 
@@ -381,7 +381,7 @@ impl Deserializer {
         if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = PropertyWriter::new(target);
-            return copy_plain(reader, &mut writer, self.skip_dollar_fields, false);
+            return copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
         }
         let mut reader = PutbackReader::new(reader);
         let mut writer = PropertyWriter::new(target);
@@ -395,12 +395,12 @@ impl Deserializer {
 /// Never inlined: it is the hot loop, and compiled on its own it stays as tight as `pipe`
 /// (inlined into the table loop, reading canada.json measured a few percent slower).
 #[inline(never)]
-fn copy_plain<R: Reader + ?Sized>(
+fn copy_plain<R: Reader + ?Sized, const ONE_VALUE: bool>(
     reader: &mut R,
     writer: &mut PropertyWriter<'_>,
     skip_dollar: bool,
-    one_value: bool,
 ) -> Result<()> {
+    let one_value = ONE_VALUE;
     // Start offsets of the open containers, for errors about a whole object.
     let mut starts: SmallVec<[usize; 32]> = SmallVec::new();
     loop {
