@@ -20,7 +20,9 @@
 //! targets (a `Vec<u8>` as base64 in JSON and as raw bytes in MessagePack), and users change
 //! the rules at run time without touching the types. Predicate answers depend only on the
 //! type, so each deserialize / serialize call evaluates them once per type it meets and keeps
-//! the answer: a table with many rules costs nothing per value.
+//! the answer: a table with many rules costs nothing per value. A type that nothing in the
+//! table claims, down to its last field, is copied in one tight loop as a bare
+//! [`pipe`](fn@sluice_core::pipe) would.
 //!
 //! The built-in sets are in [`builtin`]: [`builtin::json`], [`builtin::msgpack`],
 //! [`builtin::pipe`] and their relaxed / strict variants.
@@ -38,6 +40,7 @@ pub use de::{Deserializer, Lookahead, ReadAction, ReadContext, ReadHandler, Read
 pub use entry_set::EntrySet;
 pub use marks::{KindKey, Mark, RegistryExtras, TraitObjectBox};
 pub use ser::{Serializer, WriteAction, WriteContext, WriteHandler, WriteSession};
+pub use trait_object::note_trait_object;
 
 use std::sync::Arc;
 
@@ -48,8 +51,8 @@ use crate::{TypeInfo, TypeKind, TypeRegistry};
 pub type TypePredicate = Arc<dyn Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync>;
 
 /// For every type reachable from `root`: whether it and everything it reaches is plain, given
-/// `locally_plain` for single types. A `Box` is never plain: the value inside may be of any
-/// type.
+/// `locally_plain` for single types. A trait-object box is never plain: the value inside may be
+/// of any implementor.
 pub(crate) fn plain_closure(
     root: &'static TypeInfo,
     mut locally_plain: impl FnMut(&'static TypeInfo) -> bool,
@@ -62,7 +65,9 @@ pub(crate) fn plain_closure(
             continue;
         }
         index.insert(info.type_id(), found.len());
-        let plain = !matches!(info.kind(), TypeKind::Box { .. }) && locally_plain(info);
+        let trait_object = matches!(info.kind(), TypeKind::Box { .. })
+            && trait_object::is_trait_object(info.type_id());
+        let plain = !trait_object && locally_plain(info);
         let children = info.children();
         pending.extend(children.iter().copied());
         found.push((info, plain, children));
@@ -95,6 +100,54 @@ pub(crate) fn plain_closure(
         .collect()
 }
 
+/// Which root types read (or write) plain with a table, remembered from one call to the next
+/// for one registry state (predicates may look at the registry). Working it out walks every
+/// type the root reaches, which would cost more than reading a small document.
+#[derive(Default)]
+pub(crate) struct PlainRoots {
+    known: std::sync::RwLock<(u64, TypeIdMap<bool>)>,
+}
+
+impl PlainRoots {
+    /// The remembered answer for the root `info` under the registry state `stamp`.
+    pub(crate) fn get(&self, stamp: u64, info: &TypeInfo) -> Option<bool> {
+        let known = self
+            .known
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.0 != stamp {
+            return None;
+        }
+        known.1.get(&info.type_id()).copied()
+    }
+
+    /// Remembers an answer; answers for another registry state are dropped.
+    pub(crate) fn put(&self, stamp: u64, info: &TypeInfo, plain: bool) {
+        let mut known = self
+            .known
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.0 != stamp {
+            *known = (stamp, TypeIdMap::default());
+        }
+        known.1.insert(info.type_id(), plain);
+    }
+
+    /// Forgets everything (the table changed).
+    pub(crate) fn clear(&mut self) {
+        *self
+            .known
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = (0, TypeIdMap::default());
+    }
+}
+
+impl Clone for PlainRoots {
+    fn clone(&self) -> Self {
+        PlainRoots::default()
+    }
+}
+
 /// The fast hasher of the per-call caches (type ids are already well mixed).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct TypeIdHasher(u64);
@@ -115,3 +168,57 @@ impl std::hash::Hasher for TypeIdHasher {
 
 pub(crate) type TypeIdMap<V> =
     std::collections::HashMap<std::any::TypeId, V, std::hash::BuildHasherDefault<TypeIdHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::plain_closure;
+    use crate::{Reflect, TypeInfo, Typed};
+
+    #[derive(Reflect)]
+    struct Node {
+        value: u32,
+        next: Option<Box<Node>>,
+    }
+
+    trait Part: Reflect {}
+
+    #[derive(Reflect, Default)]
+    struct Leaf {
+        value: u8,
+    }
+
+    impl Part for Leaf {}
+
+    crate::reflect_trait_object!(Part, default = Leaf);
+
+    #[derive(Reflect)]
+    struct Holder {
+        part: Box<dyn Part>,
+    }
+
+    fn plain_of(graph: &[(&'static TypeInfo, bool)], info: &TypeInfo) -> bool {
+        graph
+            .iter()
+            .find(|(i, _)| i.type_id() == info.type_id())
+            .is_some_and(|(_, plain)| *plain)
+    }
+
+    #[test]
+    fn recursive_plain_types_through_boxes_stay_plain() {
+        let graph = plain_closure(Node::info(), |_| true);
+        assert!(plain_of(&graph, Node::info()));
+        assert!(plain_of(&graph, <Option<Box<Node>>>::info()));
+        // One type that is not plain spoils every type that reaches it, cycles included.
+        let graph = plain_closure(Node::info(), |info| info.name() != "u32");
+        assert!(!plain_of(&graph, Node::info()));
+        assert!(!plain_of(&graph, <Box<Node>>::info()));
+    }
+
+    #[test]
+    fn trait_object_boxes_are_never_plain() {
+        let graph = plain_closure(Holder::info(), |_| true);
+        assert!(!plain_of(&graph, Holder::info()));
+        assert!(!plain_of(&graph, <Box<dyn Part>>::info()));
+        assert!(plain_of(&graph, Leaf::info()));
+    }
+}

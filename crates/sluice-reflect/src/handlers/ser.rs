@@ -4,11 +4,11 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use sluice_core::{Error, Path, Result, Writer, pipe_value};
+use sluice_core::{Error, Path, Result, Writer, pipe, pipe_value};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{KindKey, TypeIdMap, TypePredicate, plain_closure};
+use super::{KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::info::{StructStyle, VariantStyle};
 use crate::{PropertyReader, Reflect, ReflectRef, ScalarRef, TypeInfo, TypeRegistry, codes};
 
@@ -70,6 +70,7 @@ pub struct Serializer {
     rules: Vec<Rule>,
     by_uuid: std::collections::HashMap<Uuid, WriteAction>,
     by_kind: [Option<WriteAction>; KindKey::COUNT],
+    plain_roots: PlainRoots,
 }
 
 impl std::fmt::Debug for Serializer {
@@ -95,6 +96,7 @@ impl Serializer {
             rules: Vec::new(),
             by_uuid: std::collections::HashMap::new(),
             by_kind: Default::default(),
+            plain_roots: PlainRoots::default(),
         }
     }
 
@@ -122,6 +124,7 @@ impl Serializer {
         applies: TypePredicate,
         action: WriteAction,
     ) -> &mut Serializer {
+        self.plain_roots.clear();
         let at = self
             .rules
             .iter()
@@ -169,6 +172,7 @@ impl Serializer {
 
     /// Removes the rules named `name`; whether one was there.
     pub fn remove(&mut self, name: &str) -> bool {
+        self.plain_roots.clear();
         let before = self.rules.len();
         self.rules.retain(|rule| rule.name != name);
         self.rules.len() != before
@@ -180,6 +184,7 @@ impl Serializer {
         name: &str,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> bool {
+        self.plain_roots.clear();
         let handler: WriteHandler = Arc::new(handler);
         let mut found = false;
         for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
@@ -206,6 +211,7 @@ impl Serializer {
 
     /// Sets the handler for the type with this uuid.
     pub fn on_uuid(&mut self, uuid: Uuid, action: WriteAction) -> &mut Serializer {
+        self.plain_roots.clear();
         self.by_uuid.insert(uuid, action);
         self
     }
@@ -220,6 +226,7 @@ impl Serializer {
 
     /// Sets the handler for every type of a kind; `None` removes it.
     pub fn on_kind(&mut self, kind: KindKey, action: Option<WriteAction>) -> &mut Serializer {
+        self.plain_roots.clear();
         self.by_kind[kind.index()] = action;
         self
     }
@@ -234,8 +241,38 @@ impl Serializer {
         writer: &mut W,
         registry: &TypeRegistry,
     ) -> Result<()> {
-        self.serialize_with(value, writer, registry, &mut ())?;
+        let mut no_user_data = ();
+        let mut session = self.session(registry, &mut no_user_data);
+        let info = value.type_info();
+        let stamp = registry.stamp();
+        let plain = match self.plain_roots.get(stamp, info) {
+            Some(plain) => plain,
+            None => {
+                let plain = session.plain_subtree(info);
+                self.plain_roots.put(stamp, info, plain);
+                plain
+            }
+        };
+        if plain {
+            // Nothing in the table applies anywhere in this type: a bare pipe.
+            return pipe(&mut PropertyReader::new(value), writer);
+        }
+        session.value_in(writer, value)?;
         writer.finish()
+    }
+
+    fn session<'t>(
+        &'t self,
+        registry: &'t TypeRegistry,
+        user: &'t mut dyn Any,
+    ) -> WriteSession<'t> {
+        WriteSession {
+            table: self,
+            registry,
+            user,
+            cache: TypeIdMap::default(),
+            path: SmallVec::new(),
+        }
     }
 
     /// Writes `value` to `writer` (without finishing it), with `user` data handlers can reach
@@ -250,18 +287,25 @@ impl Serializer {
         registry: &TypeRegistry,
         user: &mut dyn Any,
     ) -> Result<()> {
-        let mut session = WriteSession {
-            table: self,
-            registry,
-            user,
-            cache: TypeIdMap::default(),
-            path: SmallVec::new(),
-        };
-        if session.plain_subtree(value.type_info()) {
-            // Nothing in the table applies anywhere in this type: a bare pipe.
-            return pipe_value(&mut PropertyReader::new(value), writer);
-        }
-        session.write_value(writer, value)
+        self.session(registry, user).value_in(writer, value)
+    }
+}
+
+/// A writer that can be seen as `&mut dyn Writer` (for handlers): every sized writer, and
+/// `dyn Writer` itself.
+trait AsDynWriter: Writer {
+    fn as_dyn(&mut self) -> &mut dyn Writer;
+}
+
+impl<W: Writer> AsDynWriter for W {
+    fn as_dyn(&mut self) -> &mut dyn Writer {
+        self
+    }
+}
+
+impl AsDynWriter for dyn Writer + '_ {
+    fn as_dyn(&mut self) -> &mut dyn Writer {
+        self
     }
 }
 
@@ -335,12 +379,38 @@ impl<'t> WriteContext<'_, 't> {
         self.session.path()
     }
 
-    /// Writes `child` through the table (for handlers of containers).
+    /// Writes `child` through the table (for handlers of containers); the data path of errors
+    /// stays the one of this value.
     ///
     /// # Errors
     /// As [`WriteSession::write_value`].
     pub fn recurse(&mut self, child: &dyn Reflect) -> Result<()> {
         self.session.write_value(self.writer, child)
+    }
+
+    /// Writes `child`, the field `name` of this value, through the table (errors get the
+    /// field in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_field(&mut self, name: &'static str, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Field(name), child)
+    }
+
+    /// Writes `child`, the element `index` of this value, through the table (errors get the
+    /// index in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_index(&mut self, index: usize, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Index(index), child)
+    }
+
+    /// A property reader over the value: its plain tokens, for handlers that pipe them
+    /// somewhere or look at them.
+    #[must_use]
+    pub fn property_reader(&self) -> PropertyReader<'_> {
+        PropertyReader::new(self.value)
     }
 
     /// Writes the value in its plain shape (as if no rule matched), children through the
@@ -418,15 +488,33 @@ impl<'t> WriteSession<'t> {
     /// # Errors
     /// Writer and handler errors; `NoMatchingHandler` (with the path) when nothing applies.
     pub fn write_value(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+        self.value_in(writer, value)
+    }
+
+    /// Writes `value` in the shape [`PropertyReader`] gives it, each child through the table.
+    ///
+    /// # Errors
+    /// Writer and handler errors.
+    pub fn write_plain(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+        self.plain_in(writer, value)
+    }
+
+    /// [`write_value`](Self::write_value) for any writer: generic, so that plain parts are
+    /// piped without dynamic dispatch when the writer's type is known.
+    fn value_in<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         let info = value.type_info();
         if self.plain_subtree(info) {
             return pipe_value(&mut PropertyReader::new(value), writer).map_err(|e| self.locate(e));
         }
         match self.action(info) {
-            Some(WriteAction::Plain) => self.write_plain(writer, value),
+            Some(WriteAction::Plain) => self.plain_in(writer, value),
             Some(WriteAction::Custom(handler)) => {
                 let result = handler(&mut WriteContext {
-                    writer,
+                    writer: writer.as_dyn(),
                     value,
                     info,
                     session: self,
@@ -453,18 +541,23 @@ impl<'t> WriteSession<'t> {
         }
     }
 
-    fn child(&mut self, writer: &mut dyn Writer, step: Step, value: &dyn Reflect) -> Result<()> {
+    fn child<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        step: Step,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         self.path.push(step);
-        let result = self.write_value(writer, value);
+        let result = self.value_in(writer, value);
         self.path.pop();
         result
     }
 
-    /// Writes `value` in the shape [`PropertyReader`] gives it, each child through the table.
-    ///
-    /// # Errors
-    /// Writer and handler errors.
-    pub fn write_plain(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+    fn plain_in<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         match value.reflect_ref() {
             ReflectRef::Scalar(_) => pipe_value(&mut PropertyReader::new(value), writer),
             ReflectRef::Struct(s) => {
@@ -475,7 +568,7 @@ impl<'t> WriteSession<'t> {
                 match struct_info.style {
                     StructStyle::Unit => writer.write_null(),
                     StructStyle::Tuple if struct_info.fields.len() == 1 => match s.field(0) {
-                        Some(inner) => self.write_value(writer, inner),
+                        Some(inner) => self.value_in(writer, inner),
                         None => writer.write_null(),
                     },
                     StructStyle::Tuple => {
@@ -542,7 +635,7 @@ impl<'t> WriteSession<'t> {
             ReflectRef::Option(o) => {
                 writer.write_option_root()?;
                 match o.get() {
-                    Some(inner) => self.write_value(writer, inner)?,
+                    Some(inner) => self.value_in(writer, inner)?,
                     None => writer.write_null()?,
                 }
                 writer.write_option_end()
@@ -562,7 +655,7 @@ impl<'t> WriteSession<'t> {
                 self.path.push(Step::Field(variant.name));
                 let result = (|| match variant.style {
                     VariantStyle::Newtype => match e.field(0) {
-                        Some(inner) => self.write_value(writer, inner),
+                        Some(inner) => self.value_in(writer, inner),
                         None => writer.write_null(),
                     },
                     VariantStyle::Tuple => {
