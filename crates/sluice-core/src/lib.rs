@@ -2,7 +2,7 @@
 //!
 //! Everything in sluice is a [`Reader`] (pull) or a [`Writer`] (push) over one small token
 //! vocabulary, [`Entry`]. A format is a reader/writer pair; native Rust values are reached by
-//! reflection through a reader/writer pair too; and [`pipe`] pumps any reader into any
+//! reflection through a reader/writer pair too; and [`pipe()`] pumps any reader into any
 //! writer. This crate holds the parts every other crate shares:
 //!
 //! - [`Entry`], [`Reader`], [`Writer`]: the vocabulary and the two traits;

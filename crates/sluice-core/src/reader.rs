@@ -46,7 +46,7 @@ pub struct EnumToken<'a> {
 /// - Methods the format cannot support return [`UNSUPPORTED`](crate::codes::UNSUPPORTED).
 ///
 /// The trait is object safe (handler tables hold `&mut dyn Reader`) and used generically where
-/// speed matters ([`pipe`](crate::pipe) is monomorphized).
+/// speed matters ([`pipe`](fn@crate::pipe) is monomorphized).
 ///
 /// ```
 /// use sluice_core::{Entry, Reader, Value, ValueReader};

@@ -6,7 +6,7 @@
 //! - [`Reflect`]: an object-safe trait giving a value's [`TypeInfo`] and typed access to its
 //!   insides ([`ReflectRef`] / [`ReflectMut`]: struct fields, list elements, map entries...);
 //! - `#[derive(Reflect)]` (re-exported from `sluice-derive`) for structs and enums;
-//! - [`TypeRegistry`]: types by name and by stable [`Uuid`](uuid::Uuid);
+//! - [`TypeRegistry`]: types by name and by stable [`Uuid`];
 //! - [`PropertyReader`]: a `&dyn Reflect` read as tokens; [`PropertyWriter`]: tokens written
 //!   into a `&mut dyn Reflect`. With them, `pipe(json_reader, property_writer)` deserializes
 //!   and `pipe(property_reader, json_writer)` serializes, with no per-type code.

@@ -107,7 +107,7 @@ enum Next<'a> {
     Ended,
 }
 
-/// Reads a `&dyn Reflect` as tokens (see the [module docs](self) for the shapes).
+/// Reads a `&dyn Reflect` as tokens (the token shape of each kind of type is tabled in the book's reflection chapter).
 ///
 /// ```
 /// use sluice_core::{pipe, Value, ValueWriter};

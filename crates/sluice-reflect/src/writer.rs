@@ -92,7 +92,7 @@ struct Frame {
     kind: Kind,
 }
 
-/// Writes tokens into a `&mut dyn Reflect` (see the [module docs](self) for what it accepts).
+/// Writes tokens into a `&mut dyn Reflect` (its leniencies are listed in the book's reflection chapter).
 ///
 /// ```
 /// use sluice_core::{pipe, Value, ValueReader};

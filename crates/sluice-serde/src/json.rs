@@ -80,8 +80,10 @@ pub fn from_json5_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T> {
     from_json_str_with(text, JsonOptions::json5())
 }
 
-/// Reads a `T` from JSON text with the given reader options (duplicate keys are accepted,
-/// last one winning, whatever `options` says; see the [module docs](self)).
+/// Reads a `T` from JSON text with the given reader options. Duplicate keys are accepted,
+/// the last one winning, whatever `options` says, as serde_json does (a struct field given
+/// twice is still [`DUPLICATE_FIELD`](crate::codes::DUPLICATE_FIELD)); for sluice's stricter
+/// default, use `from_reader(JsonReader::from_str(text))`.
 ///
 /// # Errors
 /// As [`from_json_str`].

@@ -299,15 +299,15 @@ pub mod msgpack {
 ///
 /// Two ways to read records:
 ///
-/// - [`iter`]: one by one on the calling thread, from any [`io::Read`](std::io::Read), in bounded memory;
-/// - [`par_for_each`] and [`par_collect`]: on every core. The input is cut into blocks at line
+/// - [`iter`](ndjson::iter): one by one on the calling thread, from any [`io::Read`](std::io::Read), in bounded memory;
+/// - [`par_for_each`](ndjson::par_for_each) and [`par_collect`](ndjson::par_collect): on every core. The input is cut into blocks at line
 ///   breaks, worker threads deserialize the records of each block, and the results come back
-///   in input order (or as soon as ready, with [`ParallelOptions::ordered`] off). A bad record
-///   reports its line number and byte offset; with [`ParallelOptions::skip_errors`] it is
-///   collected in [`IngestSummary::errors`] and the run goes on.
+///   in input order (or as soon as ready, with [`ParallelOptions::ordered`](ndjson::ParallelOptions::ordered) off). A bad record
+///   reports its line number and byte offset; with [`ParallelOptions::skip_errors`](ndjson::ParallelOptions::skip_errors) it is
+///   collected in [`IngestSummary::errors`](ndjson::IngestSummary::errors) and the run goes on.
 ///
 /// To handle each record as a token stream instead of a typed value, use
-/// [`json::parallel::ingest_records`](crate::json::parallel::ingest_records) or
+/// [`json::parallel::ingest_records`] or
 /// [`ingest_blocks`](crate::json::parallel::ingest_blocks). Cutting by byte range at line
 /// breaks is also how to go past one machine: any engine that shards a file that way can run
 /// these functions per shard.
