@@ -36,6 +36,7 @@ extern crate self as sluice_reflect;
 mod flags;
 mod impls;
 pub mod info;
+mod num;
 mod reader;
 mod reflect;
 mod registry;
