@@ -233,27 +233,19 @@ fn resolve(slot: &mut dyn Reflect, is_null: bool) -> &mut dyn Reflect {
 /// Like [`resolve`], and also gives the typed view of the place found, with one dynamic
 /// call per step instead of two.
 fn resolve_view(slot: &mut dyn Reflect, is_null: bool) -> (NonNull<dyn Reflect>, ReflectMut<'_>) {
-    let mut current: *mut dyn Reflect = slot;
+    let mut current = NonNull::from(slot);
     loop {
         // SAFETY: as in `resolve`: `current` is `slot` or a place inside it, and `slot`'s
         // exclusive borrow is held for the whole function and by the view returned.
-        let place = unsafe { &mut *current };
-        let next: *mut dyn Reflect = match place.reflect_mut() {
-            ReflectMut::Option(o) if !is_null => o.get_or_insert_default(),
+        let place = unsafe { &mut *current.as_ptr() };
+        current = match place.reflect_mut() {
+            ReflectMut::Option(o) if !is_null => NonNull::from(o.get_or_insert_default()),
             ReflectMut::Struct(s) if s.is_newtype() => match s.field_mut(0) {
-                Some(field) => field,
-                // SAFETY: `current` is non-null (it comes from a reference).
-                None => {
-                    return (
-                        unsafe { NonNull::new_unchecked(current) },
-                        ReflectMut::Struct(s),
-                    );
-                }
+                Some(field) => NonNull::from(field),
+                None => return (current, ReflectMut::Struct(s)),
             },
-            // SAFETY: `current` is non-null (it comes from a reference).
-            view => return (unsafe { NonNull::new_unchecked(current) }, view),
+            view => return (current, view),
         };
-        current = next;
     }
 }
 
