@@ -37,6 +37,7 @@ mod flags;
 pub mod handlers;
 mod impls;
 pub mod info;
+mod num;
 mod reader;
 mod reflect;
 mod registry;

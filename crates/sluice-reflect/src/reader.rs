@@ -321,16 +321,65 @@ impl<'a> PropertyReader<'a> {
     }
 
     /// The next token once the current one is consumed.
+    ///
+    /// Tokens that open nothing are stored right away; a child value is opened after the
+    /// frame's borrow ends, so no intermediate step value is built and moved.
+    #[inline]
     fn advance(&mut self) {
         self.tokens += 1;
-        let step = match self.stack.last_mut() {
-            None => Step::Ready(Next::Ended),
-            Some(frame) => next_in(frame),
+        let Some(frame) = self.stack.last_mut() else {
+            self.next = Next::Ended;
+            return;
         };
-        self.next = match step {
-            Step::Ready(next) => next,
-            Step::Open(value) => open(value, &mut self.stack),
-            Step::Push(entry, len, frame) => begin(&mut self.stack, entry, "", len, frame),
+        let child = match frame {
+            Frame::Fields {
+                source,
+                infos,
+                index,
+                name_done,
+                end,
+            } => {
+                let Some(info) = infos.get(*index) else {
+                    self.next = Next::End(*end);
+                    return;
+                };
+                if !*name_done {
+                    *name_done = true;
+                    self.next = Next::Name(info.name);
+                    return;
+                }
+                *name_done = false;
+                let field = source.get(*index);
+                *index += 1;
+                field
+            }
+            Frame::Seq {
+                items,
+                index,
+                len,
+                end,
+            } => {
+                if *index >= *len {
+                    self.next = Next::End(*end);
+                    return;
+                }
+                let item = items.get(*index);
+                *index += 1;
+                item
+            }
+            _ => {
+                let step = next_in(frame);
+                self.next = match step {
+                    Step::Ready(next) => next,
+                    Step::Open(value) => open(value, &mut self.stack),
+                    Step::Push(entry, len, frame) => begin(&mut self.stack, entry, "", len, frame),
+                };
+                return;
+            }
+        };
+        self.next = match child {
+            Some(value) => open(value, &mut self.stack),
+            None => Next::Null,
         };
     }
 

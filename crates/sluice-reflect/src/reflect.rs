@@ -177,7 +177,7 @@ impl std::fmt::Debug for ReflectMut<'_> {
 }
 
 /// A struct: fields by index and by name.
-pub trait Struct {
+pub trait Struct: 'static {
     /// The struct's type info (also reached through a `Box`, whose own info says `Box`).
     fn struct_info(&self) -> &'static TypeInfo;
     /// The number of reflected fields.
@@ -211,7 +211,7 @@ impl dyn Struct + '_ {
 }
 
 /// A tuple: elements by index (fixed length).
-pub trait Tuple {
+pub trait Tuple: 'static {
     /// The number of elements.
     fn len(&self) -> usize;
     /// Whether the tuple is `()`.
@@ -225,7 +225,7 @@ pub trait Tuple {
 }
 
 /// A sequence: `Vec<T>`, `VecDeque<T>` (growable) or `[T; N]` (fixed).
-pub trait List {
+pub trait List: 'static {
     /// The number of elements.
     fn len(&self) -> usize;
     /// Whether there are no elements.
@@ -266,7 +266,7 @@ impl<'a> dyn List + 'a {
 }
 
 /// A map with reflected keys and values.
-pub trait Map {
+pub trait Map: 'static {
     /// The number of entries.
     fn len(&self) -> usize;
     /// Whether the map is empty.
@@ -287,7 +287,7 @@ pub trait Map {
 }
 
 /// A set of reflected values.
-pub trait Set {
+pub trait Set: 'static {
     /// The number of elements.
     fn len(&self) -> usize;
     /// Whether the set is empty.
@@ -305,7 +305,7 @@ pub trait Set {
 }
 
 /// `Option<T>`.
-pub trait OptionValue {
+pub trait OptionValue: 'static {
     /// The value inside `Some`.
     fn get(&self) -> Option<&dyn Reflect>;
     /// The value inside `Some`, mutably.
@@ -317,7 +317,7 @@ pub trait OptionValue {
 }
 
 /// An enum: the current variant, its payload fields, and changing the variant.
-pub trait Enum {
+pub trait Enum: 'static {
     /// The enum's type info (also reached through a `Box`, whose own info says `Box`).
     fn enum_info(&self) -> &'static TypeInfo;
     /// The index of the current variant in [`EnumInfo::variants`](crate::EnumInfo::variants).

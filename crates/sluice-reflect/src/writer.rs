@@ -25,7 +25,9 @@ use smallvec::SmallVec;
 
 use crate::codes;
 use crate::info::{EnumInfo, FieldDefault, FieldInfo, StructStyle, VariantStyle};
-use crate::{Reflect, ReflectMut, ReflectRef, ScalarMut, ScalarRef};
+use crate::{
+    Enum, List, Map, Reflect, ReflectMut, ReflectRef, ScalarMut, ScalarRef, Struct, Tuple,
+};
 
 /// Who owns the fields of a struct-like frame.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -43,6 +45,22 @@ enum SeqSource {
     VariantFields,
 }
 
+/// The typed view of a struct-like frame's container, taken once when the frame opens so
+/// that each field costs one dynamic call, not two.
+#[derive(Clone, Copy)]
+enum FieldsView {
+    Struct(NonNull<dyn Struct>),
+    Variant(NonNull<dyn Enum>),
+}
+
+/// The typed view of a sequence frame's container (see [`FieldsView`]).
+#[derive(Clone, Copy)]
+enum SeqView {
+    List(NonNull<dyn List>),
+    Tuple(NonNull<dyn Tuple>),
+    Fields(FieldsView),
+}
+
 enum Kind {
     Fields {
         owner: Owner,
@@ -50,17 +68,20 @@ enum Kind {
         pending: Option<usize>,
         current: Option<usize>,
         seen: SmallVec<[u64; 2]>,
+        view: FieldsView,
     },
     Seq {
         source: SeqSource,
         index: usize,
         fixed: Option<usize>,
+        view: SeqView,
     },
     Map {
         key: Box<dyn Reflect>,
         value: Box<dyn Reflect>,
         has_key: bool,
         count: usize,
+        map: NonNull<dyn Map>,
     },
     Set {
         item: Box<dyn Reflect>,
@@ -139,6 +160,46 @@ fn seen_has(seen: &SmallVec<[u64; 2]>, index: usize) -> bool {
         .is_some_and(|w| w & (1 << (index % 64)) != 0)
 }
 
+impl FieldsView {
+    /// The field at `index`.
+    ///
+    /// # Safety
+    /// The view must point at a live container that nothing else borrows now (the top frame's
+    /// container, see the safety design of [`PropertyWriter`]).
+    unsafe fn field_mut<'v>(self, index: usize) -> Option<&'v mut dyn Reflect> {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            match self {
+                FieldsView::Struct(mut s) => s.as_mut().field_mut(index),
+                FieldsView::Variant(mut e) => e.as_mut().field_mut(index),
+            }
+        }
+    }
+
+    /// The index of the field named `name` (or an alias); `guess` is tried first, since
+    /// input fields usually come in declaration order.
+    ///
+    /// # Safety
+    /// As [`field_mut`](Self::field_mut), for reading.
+    unsafe fn field_index(
+        self,
+        infos: &'static [FieldInfo],
+        name: &str,
+        guess: usize,
+    ) -> Option<usize> {
+        // Field names and aliases are unique within a struct (the derive checks it), so a
+        // match on the name alone is the answer `field_index` would give.
+        if infos.get(guess).is_some_and(|f| f.name == name) {
+            return Some(guess);
+        }
+        match self {
+            // SAFETY: guaranteed by the caller.
+            FieldsView::Struct(s) => unsafe { s.as_ref() }.field_index(name),
+            FieldsView::Variant(_) => infos.iter().position(|f| f.matches(name)),
+        }
+    }
+}
+
 fn field_mut_of(target: &mut dyn Reflect, owner: Owner, index: usize) -> Option<&mut dyn Reflect> {
     match (owner, target.reflect_mut()) {
         (Owner::Struct, ReflectMut::Struct(s)) => s.field_mut(index),
@@ -166,6 +227,33 @@ fn resolve(slot: &mut dyn Reflect, is_null: bool) -> &mut dyn Reflect {
             // SAFETY: as above; the view borrowed in the match has ended.
             None => return unsafe { &mut *current },
         }
+    }
+}
+
+/// Like [`resolve`], and also gives the typed view of the place found, with one dynamic
+/// call per step instead of two.
+fn resolve_view(slot: &mut dyn Reflect, is_null: bool) -> (NonNull<dyn Reflect>, ReflectMut<'_>) {
+    let mut current = NonNull::from(slot);
+    loop {
+        // SAFETY: as in `resolve`: `current` is `slot` or a place inside it, and `slot`'s
+        // exclusive borrow is held for the whole function and by the view returned.
+        let place = unsafe { &mut *current.as_ptr() };
+        current = match place.reflect_mut() {
+            ReflectMut::Option(o) if !is_null => NonNull::from(o.get_or_insert_default()),
+            ReflectMut::Struct(s) if s.is_newtype() => match s.field_mut(0) {
+                Some(field) => NonNull::from(field),
+                None => return (current, ReflectMut::Struct(s)),
+            },
+            view => return (current, view),
+        };
+    }
+}
+
+/// The enum view of an enum place (looking through a `Box`).
+fn enum_view(place: &mut dyn Reflect) -> Option<NonNull<dyn Enum>> {
+    match place.reflect_mut() {
+        ReflectMut::Enum(e) => Some(NonNull::from(e)),
+        _ => None,
     }
 }
 
@@ -279,52 +367,55 @@ impl<'a> PropertyWriter<'a> {
             self.root_written = true;
             return Ok(self.root);
         };
-        // SAFETY: the top frame's container is live and nothing else borrows it now.
-        let target = unsafe { frame.target.as_mut() };
+        let mut target = frame.target;
         let place: Option<&mut dyn Reflect> = match &mut frame.kind {
             Kind::Fields {
-                owner,
                 pending,
                 current,
+                view,
                 ..
             } => match pending.take() {
                 Some(index) => {
                     *current = Some(index);
-                    field_mut_of(target, *owner, index)
+                    // SAFETY: the view is of the top frame's container (see above).
+                    unsafe { view.field_mut(index) }
                 }
-                None => {
-                    return Err(self.locate(Error::new(
-                        core_codes::INVALID_STRUCTURE,
-                        "expected a field name before a value",
-                    )));
-                }
+                None => return Err(self.structure_error("expected a field name before a value")),
             },
             Kind::Seq {
                 source,
                 index,
                 fixed,
-                ..
+                view,
             } => {
-                if let Some(len) = *fixed
-                    && *index >= len
-                {
-                    let message = format!("too many elements: expected {len}");
-                    return Err(self.locate(Error::new(codes::LENGTH_MISMATCH, message)));
-                }
+                debug_assert!(matches!(
+                    (*source, *view),
+                    (SeqSource::List, SeqView::List(_))
+                        | (SeqSource::Tuple, SeqView::Tuple(_))
+                        | (
+                            SeqSource::StructFields,
+                            SeqView::Fields(FieldsView::Struct(_))
+                        )
+                        | (
+                            SeqSource::VariantFields,
+                            SeqView::Fields(FieldsView::Variant(_))
+                        )
+                ));
                 let at = *index;
+                if let Some(len) = *fixed
+                    && at >= len
+                {
+                    return Err(self.too_many_elements(len));
+                }
                 *index += 1;
-                match (*source, target.reflect_mut()) {
-                    (SeqSource::List, ReflectMut::List(l)) => {
-                        if l.fixed_len().is_some() {
-                            l.get_mut(at)
-                        } else {
-                            l.push_default()
-                        }
+                // SAFETY: the views are of the top frame's container (see above).
+                unsafe {
+                    match *view {
+                        SeqView::List(mut l) if fixed.is_none() => l.as_mut().push_default(),
+                        SeqView::List(mut l) => l.as_mut().get_mut(at),
+                        SeqView::Tuple(mut t) => t.as_mut().get_mut(at),
+                        SeqView::Fields(f) => f.field_mut(at),
                     }
-                    (SeqSource::Tuple, ReflectMut::Tuple(t)) => t.get_mut(at),
-                    (SeqSource::StructFields, ReflectMut::Struct(s)) => s.field_mut(at),
-                    (SeqSource::VariantFields, ReflectMut::Enum(e)) => e.field_mut(at),
-                    _ => None,
                 }
             }
             Kind::Map {
@@ -342,36 +433,32 @@ impl<'a> PropertyWriter<'a> {
             Kind::Set { item, .. } => Some(item.as_mut()),
             Kind::Option { filled } => {
                 if *filled {
-                    return Err(self.locate(Error::new(
-                        core_codes::INVALID_STRUCTURE,
-                        "an option holds one value",
-                    )));
+                    return Err(self.structure_error("an option holds one value"));
                 }
                 *filled = true;
-                match target.reflect_mut() {
+                // SAFETY: the top frame's container is live and nothing else borrows it now.
+                match unsafe { target.as_mut() }.reflect_mut() {
                     ReflectMut::Option(o) => Some(o.get_or_insert_default()),
                     _ => None,
                 }
             }
             Kind::Pass { filled } => {
                 if *filled {
-                    return Err(self.locate(Error::new(
-                        core_codes::INVALID_STRUCTURE,
-                        "an option holds one value",
-                    )));
+                    return Err(self.structure_error("an option holds one value"));
                 }
                 *filled = true;
-                Some(target)
+                // SAFETY: as above.
+                Some(unsafe { target.as_mut() })
             }
             Kind::Tag { stage, .. } => {
                 if *stage != TagStage::Payload {
-                    return Err(self.locate(Error::new(
-                        core_codes::INVALID_STRUCTURE,
+                    return Err(self.structure_error(
                         "expected the variant name as the only key of an enum object",
-                    )));
+                    ));
                 }
                 *stage = TagStage::End;
-                match target.reflect_mut() {
+                // SAFETY: as above.
+                match unsafe { target.as_mut() }.reflect_mut() {
                     ReflectMut::Enum(e) => e.field_mut(0),
                     _ => None,
                 }
@@ -379,11 +466,36 @@ impl<'a> PropertyWriter<'a> {
         };
         match place {
             Some(place) => Ok(NonNull::from(place)),
-            None => Err(self.locate(Error::new(
-                core_codes::INVALID_STRUCTURE,
-                "no place for this value",
-            ))),
+            None => Err(self.structure_error("no place for this value")),
         }
+    }
+
+    /// An `INVALID_STRUCTURE` error at the current place (kept out of the hot paths).
+    #[cold]
+    #[inline(never)]
+    fn structure_error(&self, message: &'static str) -> Error {
+        self.locate(Error::new(core_codes::INVALID_STRUCTURE, message))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unknown_field(&self, infos: &'static [FieldInfo], name: &str) -> Error {
+        let struct_name = self.stack.last().map_or("", |frame| {
+            // SAFETY: the top frame's container is live; read only.
+            own_info(unsafe { frame.target.as_ref() }).name()
+        });
+        let known = crate::info::join_names(infos.iter().map(|f| f.name));
+        let message = format!("unknown field `{name}` in {struct_name} (known fields: {known})");
+        let mut error = self.locate(Error::new(codes::UNKNOWN_FIELD, message));
+        error.path_mut().push_key(name);
+        error
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_elements(&self, len: usize) -> Error {
+        let message = format!("too many elements: expected {len}");
+        self.locate(Error::new(codes::LENGTH_MISMATCH, message))
     }
 
     /// Called after a whole value has been written into the top frame's current place.
@@ -397,16 +509,15 @@ impl<'a> PropertyWriter<'a> {
                 value,
                 has_key,
                 count,
+                map,
             } => {
                 if *has_key {
                     *has_key = false;
                     *count += 1;
-                    // SAFETY: the top frame's container is live; the temporaries are owned
-                    // by this frame and no child frame points into them any more.
-                    match unsafe { frame.target.as_mut() }.reflect_mut() {
-                        ReflectMut::Map(m) => m.insert_from(key.as_mut(), value.as_mut()),
-                        _ => false,
-                    }
+                    // SAFETY: the top frame's container (viewed as a map) is live; the
+                    // temporaries are owned by this frame and no child frame points into
+                    // them any more.
+                    unsafe { map.as_mut() }.insert_from(key.as_mut(), value.as_mut())
                 } else {
                     *has_key = true;
                     true
@@ -481,7 +592,11 @@ impl<'a> PropertyWriter<'a> {
         {
             *stage = TagStage::End;
             let target = *target;
-            // SAFETY: the enum of the top frame is live.
+            // SAFETY: the enum of the top frame is live and nothing else borrows it now.
+            let Some(view) = enum_view(unsafe { &mut *target.as_ptr() }) else {
+                return Err(self.structure_error("not an enum"));
+            };
+            // SAFETY: as above.
             let fields = variant_fields(unsafe { target.as_ref() });
             self.push(
                 target,
@@ -491,24 +606,25 @@ impl<'a> PropertyWriter<'a> {
                     pending: None,
                     current: None,
                     seen: SmallVec::new(),
+                    view: FieldsView::Variant(view),
                 },
             );
             return Ok(());
         }
         let mut slot = self.slot()?;
         // SAFETY: see `scalar`.
-        let place = resolve(unsafe { slot.as_mut() }, false);
-        let place_ptr = NonNull::from(&mut *place);
-        let kind = match place.reflect_mut() {
+        let (place_ptr, view) = resolve_view(unsafe { slot.as_mut() }, false);
+        let kind = match view {
             ReflectMut::Struct(s) => {
                 let info = s.struct_info();
                 match info.as_struct() {
-                    Some(s) if s.style == StructStyle::Named => Some(Kind::Fields {
+                    Some(info) if info.style == StructStyle::Named => Some(Kind::Fields {
                         owner: Owner::Struct,
-                        infos: s.fields,
+                        infos: info.fields,
                         pending: None,
                         current: None,
                         seen: SmallVec::new(),
+                        view: FieldsView::Struct(NonNull::from(s)),
                     }),
                     _ => None,
                 }
@@ -521,6 +637,7 @@ impl<'a> PropertyWriter<'a> {
                     value: m.new_value(),
                     has_key: false,
                     count: 0,
+                    map: NonNull::from(m),
                 })
             }
             ReflectMut::Enum(e) if e.bits().is_none() => {
@@ -541,7 +658,8 @@ impl<'a> PropertyWriter<'a> {
                 self.push(place_ptr, kind);
                 Ok(())
             }
-            None => Err(self.wrong_type(place, found)),
+            // SAFETY: the place is live; the view borrowed above has ended.
+            None => Err(self.wrong_type(unsafe { place_ptr.as_ref() }, found)),
         }
     }
 
@@ -559,7 +677,11 @@ impl<'a> PropertyWriter<'a> {
         {
             *stage = TagStage::End;
             let target = *target;
-            // SAFETY: the enum of the top frame is live.
+            // SAFETY: the enum of the top frame is live and nothing else borrows it now.
+            let Some(view) = enum_view(unsafe { &mut *target.as_ptr() }) else {
+                return Err(self.structure_error("not an enum"));
+            };
+            // SAFETY: as above.
             let fields = variant_fields(unsafe { target.as_ref() });
             self.push(
                 target,
@@ -567,15 +689,15 @@ impl<'a> PropertyWriter<'a> {
                     source: SeqSource::VariantFields,
                     index: 0,
                     fixed: Some(fields.len()),
+                    view: SeqView::Fields(FieldsView::Variant(view)),
                 },
             );
             return Ok(());
         }
         let mut slot = self.slot()?;
         // SAFETY: see `scalar`.
-        let place = resolve(unsafe { slot.as_mut() }, false);
-        let place_ptr = NonNull::from(&mut *place);
-        let kind = match place.reflect_mut() {
+        let (place_ptr, view) = resolve_view(unsafe { slot.as_mut() }, false);
+        let kind = match view {
             ReflectMut::List(l) => {
                 let fixed = l.fixed_len();
                 if fixed.is_none() {
@@ -588,12 +710,14 @@ impl<'a> PropertyWriter<'a> {
                     source: SeqSource::List,
                     index: 0,
                     fixed,
+                    view: SeqView::List(NonNull::from(l)),
                 })
             }
             ReflectMut::Tuple(t) => Some(Kind::Seq {
                 source: SeqSource::Tuple,
                 index: 0,
                 fixed: Some(t.len()),
+                view: SeqView::Tuple(NonNull::from(t)),
             }),
             ReflectMut::Set(s) => {
                 s.clear();
@@ -606,10 +730,11 @@ impl<'a> PropertyWriter<'a> {
                 let count = s.field_count();
                 let info = s.struct_info();
                 match info.as_struct() {
-                    Some(s) if s.style == StructStyle::Tuple => Some(Kind::Seq {
+                    Some(info) if info.style == StructStyle::Tuple => Some(Kind::Seq {
                         source: SeqSource::StructFields,
                         index: 0,
                         fixed: Some(count),
+                        view: SeqView::Fields(FieldsView::Struct(NonNull::from(s))),
                     }),
                     _ => None,
                 }
@@ -621,7 +746,8 @@ impl<'a> PropertyWriter<'a> {
                 self.push(place_ptr, kind);
                 Ok(())
             }
-            None => Err(self.wrong_type(place, found)),
+            // SAFETY: the place is live; the view borrowed above has ended.
+            None => Err(self.wrong_type(unsafe { place_ptr.as_ref() }, found)),
         }
     }
 
@@ -677,6 +803,11 @@ impl<'a> PropertyWriter<'a> {
         else {
             return Ok(());
         };
+        // The common case: every field was given.
+        let given: usize = seen.iter().map(|word| word.count_ones() as usize).sum();
+        if given == infos.len() {
+            return Ok(());
+        }
         let mut missing: Vec<&'static str> = Vec::new();
         // SAFETY: the top frame's container is live and no child frame exists.
         let target = unsafe { target.as_mut() };
@@ -777,9 +908,49 @@ impl From<Error> for ScalarError {
     }
 }
 
+/// Sets a numeric scalar from number text in the common shapes, without the general
+/// conversion; false when the general path must decide (other syntax, out of range...).
+#[inline]
+fn set_number_text(scalar: &mut ScalarMut<'_>, text: &str) -> bool {
+    macro_rules! fits {
+        ($place:expr, $parse:ident) => {
+            match crate::num::$parse(text).and_then(|v| v.try_into().ok()) {
+                Some(value) => {
+                    **$place = value;
+                    true
+                }
+                None => false,
+            }
+        };
+    }
+    match scalar {
+        ScalarMut::F64(p) => match crate::num::parse_f64(text) {
+            Some(value) => {
+                **p = value;
+                true
+            }
+            None => false,
+        },
+        ScalarMut::U8(p) => fits!(p, parse_u64),
+        ScalarMut::U16(p) => fits!(p, parse_u64),
+        ScalarMut::U32(p) => fits!(p, parse_u64),
+        ScalarMut::U64(p) => fits!(p, parse_u64),
+        ScalarMut::I8(p) => fits!(p, parse_i64),
+        ScalarMut::I16(p) => fits!(p, parse_i64),
+        ScalarMut::I32(p) => fits!(p, parse_i64),
+        ScalarMut::I64(p) => fits!(p, parse_i64),
+        _ => false,
+    }
+}
+
 /// Sets a numeric scalar; `None` when the scalar is not numeric.
 #[inline]
-fn set_number(scalar: ScalarMut<'_>, number: Number<'_>) -> Option<Result<()>> {
+fn set_number(mut scalar: ScalarMut<'_>, number: Number<'_>) -> Option<Result<()>> {
+    if let Number::Text(text, _) = number
+        && set_number_text(&mut scalar, text)
+    {
+        return Some(Ok(()));
+    }
     let result = match scalar {
         ScalarMut::I8(p) => number.to_i8().map(|v| *p = v),
         ScalarMut::I16(p) => number.to_i16().map(|v| *p = v),
@@ -918,40 +1089,34 @@ fn write_str_into(place: &mut dyn Reflect, text: &str) -> Result<(), ScalarError
 
 /// A map key given as a `Name`: strings directly, other scalars parsed from the text.
 fn write_key_into(place: &mut dyn Reflect, text: &str) -> Result<(), ScalarError> {
-    let numeric = matches!(
-        place.reflect_ref(),
-        ReflectRef::Scalar(
-            ScalarRef::I8(_)
-                | ScalarRef::I16(_)
-                | ScalarRef::I32(_)
-                | ScalarRef::I64(_)
-                | ScalarRef::I128(_)
-                | ScalarRef::U8(_)
-                | ScalarRef::U16(_)
-                | ScalarRef::U32(_)
-                | ScalarRef::U64(_)
-                | ScalarRef::U128(_)
-                | ScalarRef::F32(_)
-                | ScalarRef::F64(_)
-        )
-    );
-    if numeric {
-        let hint = if text.contains(['.', 'e', 'E']) {
-            NumberHint::Float
-        } else if text.starts_with('-') {
-            NumberHint::NegInteger
-        } else {
-            NumberHint::Integer
-        };
-        return write_number_into(place, Number::Text(text, hint));
-    }
-    if let ReflectMut::Scalar(ScalarMut::Bool(p)) = place.reflect_mut() {
-        *p = match text {
-            "true" => true,
-            "false" => false,
-            _ => return Err(ScalarError::WrongType("a Name")),
-        };
-        return Ok(());
+    if let ReflectMut::Scalar(scalar) = place.reflect_mut() {
+        match scalar {
+            ScalarMut::String(p) => {
+                p.clear();
+                p.push_str(text);
+                return Ok(());
+            }
+            ScalarMut::Bool(p) => {
+                *p = match text {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(ScalarError::WrongType("a Name")),
+                };
+                return Ok(());
+            }
+            scalar => {
+                let hint = if text.contains(['.', 'e', 'E']) {
+                    NumberHint::Float
+                } else if text.starts_with('-') {
+                    NumberHint::NegInteger
+                } else {
+                    NumberHint::Integer
+                };
+                if let Some(result) = set_number(scalar, Number::Text(text, hint)) {
+                    return result.map_err(ScalarError::Other);
+                }
+            }
+        }
     }
     write_str_into(place, text)
 }
@@ -972,7 +1137,19 @@ impl Writer for PropertyWriter<'_> {
             }
             return Ok(());
         }
-        self.scalar(true, |place| match place.reflect_mut() {
+        let mut slot = self.slot()?;
+        // Fast path: an option or `()` right at the place (what `resolve` would find too,
+        // since it does not look into options for null).
+        // SAFETY: `slot` was just reached from the top frame and is the only place changed.
+        match unsafe { slot.as_mut() }.reflect_mut() {
+            ReflectMut::Option(o) => {
+                o.set_none();
+                return self.value_done();
+            }
+            ReflectMut::Tuple(t) if t.is_empty() => return self.value_done(),
+            _ => {}
+        }
+        self.scalar_at(slot, true, |place| match place.reflect_mut() {
             ReflectMut::Option(o) => {
                 o.set_none();
                 Ok(())
@@ -984,7 +1161,13 @@ impl Writer for PropertyWriter<'_> {
     }
 
     fn write_bool(&mut self, value: bool) -> Result<()> {
-        self.scalar(false, |place| match place.reflect_mut() {
+        let mut slot = self.slot()?;
+        // SAFETY: `slot` was just reached from the top frame and is the only place changed.
+        if let ReflectMut::Scalar(ScalarMut::Bool(place)) = unsafe { slot.as_mut() }.reflect_mut() {
+            *place = value;
+            return self.value_done();
+        }
+        self.scalar_at(slot, false, |place| match place.reflect_mut() {
             ReflectMut::Scalar(ScalarMut::Bool(p)) => {
                 *p = value;
                 Ok(())
@@ -1032,18 +1215,16 @@ impl Writer for PropertyWriter<'_> {
         };
         match &mut frame.kind {
             Kind::Fields {
-                owner,
                 infos,
                 pending,
                 current,
                 seen,
+                view,
+                ..
             } if pending.is_none() => {
-                // SAFETY: the top frame's container is live.
-                let target = unsafe { frame.target.as_ref() };
-                let found = match (*owner, target.reflect_ref()) {
-                    (Owner::Struct, ReflectRef::Struct(s)) => s.field_index(name),
-                    _ => infos.iter().position(|f| f.matches(name)),
-                };
+                let guess = current.map_or(0, |c| c + 1);
+                // SAFETY: the view is of the top frame's container, live and not borrowed.
+                let found = unsafe { view.field_index(infos, name, guess) };
                 match found {
                     Some(index) => {
                         *pending = Some(index);
@@ -1052,14 +1233,8 @@ impl Writer for PropertyWriter<'_> {
                     }
                     None => {
                         *current = None;
-                        let struct_name = own_info(target).name();
-                        let known = crate::info::join_names(infos.iter().map(|f| f.name));
-                        let message = format!(
-                            "unknown field `{name}` in {struct_name} (known fields: {known})"
-                        );
-                        let mut error = self.locate(Error::new(codes::UNKNOWN_FIELD, message));
-                        error.path_mut().push_key(name);
-                        Err(error)
+                        let infos = *infos;
+                        Err(self.unknown_field(infos, name))
                     }
                 }
             }
