@@ -615,3 +615,102 @@ fn every_toggle_at_once() {
         r#"{"$type":"Report","title":"q3","scores":{"east":0.6666666666666666,"west":0.5},"owner":{"$type":"Account","user":"ann"}}"#
     );
 }
+
+// ---- adapters keep the writer's layout hints; rules keep other conventions ----
+
+#[test]
+fn sorted_keys_keep_inline_vectors_in_pretty_output() {
+    let map: HashMap<String, [f32; 2]> =
+        HashMap::from([("b".to_string(), [1.0, 2.0]), ("a".to_string(), [3.0, 4.0])]);
+    let options = SerializeOptions::new().sorted_keys(true).pretty(true);
+    assert_eq!(
+        json(&map, &options),
+        "{\n  \"a\": [3.0, 4.0],\n  \"b\": [1.0, 2.0]\n}"
+    );
+}
+
+#[test]
+fn struct_rules_leave_vectors_to_their_convention() {
+    #[derive(Reflect, Debug, PartialEq)]
+    struct Body {
+        #[reflect(default)]
+        at: [f32; 2],
+        mass: f32,
+    }
+    let options = SerializeOptions::new()
+        .omit_defaults(true)
+        .type_tags(TypeTags::Always);
+    let body = Body {
+        at: [0.0, 1.0],
+        mass: 2.0,
+    };
+    assert_eq!(
+        json(&body, &options),
+        r#"{"$type":"Body","at":[0.0,1.0],"mass":2.0}"#
+    );
+    let resting = Body {
+        at: [0.0, 0.0],
+        mass: 2.0,
+    };
+    assert_eq!(json(&resting, &options), r#"{"$type":"Body","mass":2.0}"#);
+}
+
+#[test]
+fn field_filter_drops_options_and_sets_whole() {
+    #[derive(Reflect)]
+    struct Tagged {
+        tags: std::collections::BTreeSet<u8>,
+        parent: Option<Point>,
+        id: u8,
+    }
+    let value = Tagged {
+        tags: [3, 1].into_iter().collect(),
+        parent: Some(Point { x: 1, y: 1 }),
+        id: 7,
+    };
+    let keep_id = SerializeOptions::new().field_filter(|_, name| name == "id");
+    assert_eq!(json(&value, &keep_id), r#"{"id":7}"#);
+    assert_eq!(msgpack(&value, &keep_id), [0x81, 0xa2, b'i', b'd', 7]);
+    let drop_x = SerializeOptions::new()
+        .field_filter(|path, name| !(path.to_string() == "$.parent" && name == "x"));
+    assert_eq!(
+        json(&value, &drop_x),
+        r#"{"tags":[1,3],"parent":{"y":1},"id":7}"#
+    );
+}
+
+#[test]
+fn to_writer_with_options_writes_the_same_text() {
+    let options = SerializeOptions::new()
+        .sorted_keys(true)
+        .field_filter(|_, name| name != "zone");
+    let mut sink = Vec::new();
+    sluice::json::to_writer_with_options(&mut sink, &inventory(), &options).expect("written");
+    assert_eq!(
+        String::from_utf8(sink).expect("UTF-8"),
+        json(&inventory(), &options)
+    );
+    assert!(!json(&inventory(), &options).contains("zone"));
+}
+
+#[test]
+fn misplaced_tokens_through_the_adapters_are_the_writer_errors() {
+    use sluice::Writer;
+    use sluice::core::codes::INVALID_STRUCTURE;
+    use sluice::reflect::handlers::option_writers::{FieldFilterWriter, SortedKeysWriter};
+
+    let json_writer = || JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    // A value where a key is expected: found when the sorted map is written out.
+    let mut sorted = SortedKeysWriter::new(json_writer(), true);
+    sorted.write_map_root(None).expect("recorded");
+    sorted.write_i64(1).expect("recorded");
+    let error = sorted.write_map_end().expect_err("no key");
+    assert_eq!(error.code(), INVALID_STRUCTURE);
+    // A name outside any object goes to the writer, which refuses it.
+    let mut filtered = FieldFilterWriter::new(
+        json_writer(),
+        Some(std::sync::Arc::new(|_: &sluice::core::Path, _: &str| true)),
+    );
+    let error = filtered.write_name("loose").expect_err("no object");
+    assert_eq!(error.code(), INVALID_STRUCTURE);
+}
