@@ -714,3 +714,38 @@ fn misplaced_tokens_through_the_adapters_are_the_writer_errors() {
     let error = filtered.write_name("loose").expect_err("no object");
     assert_eq!(error.code(), INVALID_STRUCTURE);
 }
+
+#[test]
+fn the_table_is_only_copied_when_an_option_needs_rules() {
+    use sluice::Typed;
+    use std::borrow::Cow;
+    let table = builtin::json_serializer();
+    let defaults = SerializeOptions::new();
+    let borrowed = |cow: &Cow<'_, sluice::reflect::Serializer>| matches!(cow, Cow::Borrowed(_));
+    // No versioned type reachable: the table as it is.
+    assert!(borrowed(&defaults.table_for(&table, Window::info())));
+    // A versioned type anywhere inside: rules are needed for `$version`...
+    assert!(!borrowed(
+        &defaults.table_for(&table, <Vec<Option<Save>>>::info())
+    ));
+    // ...unless versions are off.
+    let off = SerializeOptions::new().versions(false);
+    assert!(borrowed(
+        &off.table_for(&table, <Vec<Option<Save>>>::info())
+    ));
+    assert!(!borrowed(
+        &off.clone()
+            .omit_defaults(true)
+            .table_for(&table, Window::info())
+    ));
+    assert!(!borrowed(
+        &off.type_tags(TypeTags::Never)
+            .table_for(&table, Window::info())
+    ));
+    // Token-level options never need rules.
+    let adapters = SerializeOptions::new()
+        .sorted_keys(true)
+        .field_filter(|_, _| true)
+        .float_format(FloatFormat::Fixed(1));
+    assert!(borrowed(&adapters.table_for(&table, Window::info())));
+}

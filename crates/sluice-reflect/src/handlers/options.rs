@@ -25,7 +25,7 @@ use sluice_core::{Error, ErrorCode, Path, Result, ValueWriter, Writer};
 
 use super::builtin::POLYMORPHIC;
 use super::option_writers::{FieldFilter, FieldFilterWriter, FloatFormatWriter, SortedKeysWriter};
-use super::{Serializer, WriteContext};
+use super::{Serializer, WriteContext, plain_closure};
 use crate::info::{FieldDefault, StructStyle};
 use crate::{Reflect, ReflectRef, TypeInfo, TypeKind, TypeRegistry, codes};
 
@@ -126,7 +126,8 @@ impl std::fmt::Debug for SerializeOptions {
 }
 
 impl SerializeOptions {
-    /// The defaults: what the plain serialize helpers write.
+    /// The defaults: what the plain serialize helpers write, plus `"$version"` in structs of
+    /// versioned types.
     #[must_use]
     pub fn new() -> SerializeOptions {
         SerializeOptions::default()
@@ -217,12 +218,21 @@ impl SerializeOptions {
         }
     }
 
-    /// `table` with the rules these options need: borrowed when it needs none.
+    /// `table` with the rules these options need for values of type `root`: borrowed when
+    /// it needs none (so the table's remembered answers stay in use).
     #[must_use]
-    pub fn table_for<'t>(&self, table: &'t Serializer) -> Cow<'t, Serializer> {
+    pub fn table_for<'t>(
+        &self,
+        table: &'t Serializer,
+        root: &'static TypeInfo,
+    ) -> Cow<'t, Serializer> {
         let choices = self.rule_choices();
-        if !choices.omit_defaults && choices.type_tags == TypeTags::WhenNeeded && !choices.versions
-        {
+        // Versions only matter when a versioned struct can be met (trait objects may hold any).
+        let versions = choices.versions
+            && plain_closure(root, |info| !(is_named_struct(info) && info.version() != 0))
+                .first()
+                .is_some_and(|&(_, unversioned)| !unversioned);
+        if !choices.omit_defaults && choices.type_tags == TypeTags::WhenNeeded && !versions {
             return Cow::Borrowed(table);
         }
         let mut table = table.clone();
@@ -251,7 +261,7 @@ impl Serializer {
         registry: &TypeRegistry,
         options: &SerializeOptions,
     ) -> Result<()> {
-        let table = options.table_for(self);
+        let table = options.table_for(self, value.type_info());
         let floats = FloatFormatWriter::new(writer, options.float_format);
         let sorted = SortedKeysWriter::new(floats, options.sorted_keys);
         let mut filtered = FieldFilterWriter::new(sorted, options.field_filter.clone());
@@ -269,14 +279,16 @@ struct RuleChoices {
 
 impl RuleChoices {
     fn applies_to(self, info: &'static TypeInfo) -> bool {
-        let named = info
-            .as_struct()
-            .is_some_and(|s| s.style == StructStyle::Named);
-        named
+        is_named_struct(info)
             && (self.omit_defaults
                 || self.type_tags == TypeTags::Always
                 || (self.versions && info.version() != 0))
     }
+}
+
+fn is_named_struct(info: &TypeInfo) -> bool {
+    info.as_struct()
+        .is_some_and(|s| s.style == StructStyle::Named)
 }
 
 /// Whether a field may be absent on read, so leaving it out reads back the same.
