@@ -155,9 +155,17 @@ struct Mesh {
     scale: f32,
 }
 
+#[derive(Reflect, Debug, Default, PartialEq)]
+struct Light {
+    range: f32,
+    #[reflect(default)]
+    color: u8,
+}
+
 trait Component: Reflect {}
 impl Component for Health {}
 impl Component for Mesh {}
+impl Component for Light {}
 
 sluice::reflect::reflect_trait_object!(Component, default = Health);
 
@@ -172,6 +180,7 @@ fn registry() -> TypeRegistry {
     let mut registry = TypeRegistry::new();
     registry.register_polymorphic::<Box<dyn Component>, Health>(|h| Box::new(h));
     registry.register_polymorphic::<Box<dyn Component>, Mesh>(|m| Box::new(m));
+    registry.register_polymorphic::<Box<dyn Component>, Light>(|l| Box::new(l));
     registry
 }
 
@@ -748,4 +757,39 @@ fn the_table_is_only_copied_when_an_option_needs_rules() {
         .field_filter(|_, _| true)
         .float_format(FloatFormat::Fixed(1));
     assert!(borrowed(&adapters.table_for(&table, Window::info())));
+}
+
+#[test]
+fn trait_objects_are_sorted_alike_with_and_without_the_struct_rules() {
+    let lit = Actor {
+        name: "lamp".into(),
+        at: Point { x: 0, y: 0 },
+        components: vec![Box::new(Light {
+            range: 2.5,
+            color: 7,
+        })],
+    };
+    let write = |options: &SerializeOptions| {
+        sluice::json::to_string_using_options(
+            &lit,
+            options,
+            &builtin::json_serializer(),
+            &registry(),
+        )
+        .expect("JSON")
+    };
+    let expected = r#"{"name":"lamp","at":{"x":0,"y":0},"components":[{"$type":"Light","color":7,"range":2.5}]}"#;
+    assert_eq!(write(&SerializeOptions::new().sorted_keys(true)), expected);
+    assert_eq!(
+        write(
+            &SerializeOptions::new()
+                .sorted_keys(true)
+                .omit_defaults(true)
+        ),
+        expected
+    );
+    assert_eq!(
+        write(&SerializeOptions::new()),
+        r#"{"name":"lamp","at":{"x":0,"y":0},"components":[{"$type":"Light","range":2.5,"color":7}]}"#
+    );
 }

@@ -299,7 +299,7 @@ fn may_be_absent(field: &crate::FieldInfo) -> bool {
 fn write_struct(ctx: &mut WriteContext<'_, '_>, choices: RuleChoices) -> Result<()> {
     let value = ctx.value;
     let tag = choices.type_tags == TypeTags::Always;
-    write_fields(ctx, value, tag, choices)
+    write_fields(ctx, value, Form::Struct { tag }, choices)
 }
 
 fn write_trait_object(ctx: &mut WriteContext<'_, '_>, choices: RuleChoices) -> Result<()> {
@@ -311,7 +311,17 @@ fn write_trait_object(ctx: &mut WriteContext<'_, '_>, choices: RuleChoices) -> R
         return ctx.write_plain();
     };
     let tag = choices.type_tags != TypeTags::Never;
-    write_fields(ctx, inner, tag, choices)
+    write_fields(ctx, inner, Form::TraitObject { tag }, choices)
+}
+
+/// How [`write_fields`] frames the fields.
+#[derive(Clone, Copy)]
+enum Form {
+    /// A struct object, `$type` first when `tag`.
+    Struct { tag: bool },
+    /// A map, as the polymorphic convention writes trait objects (so that options acting on
+    /// maps treat them the same with and without these rules), `$type` first when `tag`.
+    TraitObject { tag: bool },
 }
 
 /// Writes the named struct `value` (the context's value or the implementor inside a trait
@@ -319,9 +329,10 @@ fn write_trait_object(ctx: &mut WriteContext<'_, '_>, choices: RuleChoices) -> R
 fn write_fields(
     ctx: &mut WriteContext<'_, '_>,
     value: &dyn Reflect,
-    tag: bool,
+    form: Form,
     choices: RuleChoices,
 ) -> Result<()> {
+    let (Form::Struct { tag } | Form::TraitObject { tag }) = form;
     let ReflectRef::Struct(s) = value.reflect_ref() else {
         return Err(Error::new(
             codes::WRONG_TYPE,
@@ -350,7 +361,10 @@ fn write_fields(
     let version = if choices.versions { info.version() } else { 0 };
     let len =
         usize::from(tag) + usize::from(version != 0) + keep.iter().filter(|&&kept| kept).count();
-    ctx.writer.write_struct_root(info.name(), Some(len))?;
+    match form {
+        Form::Struct { .. } => ctx.writer.write_struct_root(info.name(), Some(len))?,
+        Form::TraitObject { .. } => ctx.writer.write_map_root(Some(len))?,
+    }
     if tag {
         ctx.writer.write_name("$type")?;
         ctx.writer.write_str(info.name())?;
@@ -369,7 +383,10 @@ fn write_fields(
             None => ctx.writer.write_null()?,
         }
     }
-    ctx.writer.write_struct_end()
+    match form {
+        Form::Struct { .. } => ctx.writer.write_struct_end(),
+        Form::TraitObject { .. } => ctx.writer.write_map_end(),
+    }
 }
 
 /// Whether two values write the same tokens through the table.
