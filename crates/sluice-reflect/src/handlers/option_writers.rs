@@ -61,7 +61,10 @@ enum Frame {
 pub struct FieldFilterWriter<W> {
     inner: W,
     filter: Option<FieldFilter>,
-    frames: Vec<Frame>,
+    /// The open containers, each with whether it added a step to `path`.
+    frames: Vec<(Frame, bool)>,
+    /// The data path of the innermost open container.
+    path: Path,
     /// While dropping a value: how many containers of it are open.
     dropping: Option<usize>,
 }
@@ -70,7 +73,7 @@ impl<W> std::fmt::Debug for FieldFilterWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldFilterWriter")
             .field("filtering", &self.filter.is_some())
-            .field("depth", &self.frames.len())
+            .field("path", &self.path)
             .finish_non_exhaustive()
     }
 }
@@ -82,6 +85,7 @@ impl<W: Writer> FieldFilterWriter<W> {
             inner,
             filter,
             frames: Vec::new(),
+            path: Path::root(),
             dropping: None,
         }
     }
@@ -91,29 +95,11 @@ impl<W: Writer> FieldFilterWriter<W> {
         self.inner
     }
 
-    /// The data path of the innermost open object (where the next name goes).
-    fn object_path(&self) -> Path {
-        let mut path = Path::root();
-        let outer = self.frames.len().saturating_sub(1);
-        for frame in &self.frames[..outer] {
-            match frame {
-                Frame::Object(Some(name)) => path.push_key(name.as_str()),
-                Frame::Array(started) => path.push_index(started.saturating_sub(1)),
-                Frame::Object(None) | Frame::Option => {}
-            }
-        }
-        path
-    }
-
-    /// A value starts; whether it is written (false while a dropped value goes by).
-    fn value_starts(&mut self) -> bool {
-        if self.dropping.is_some() {
-            return false;
-        }
-        if let Some(Frame::Array(started)) = self.frames.last_mut() {
+    /// A value starts (not while a dropped value goes by): counts array elements.
+    fn value_starts(&mut self) {
+        if let Some((Frame::Array(started), _)) = self.frames.last_mut() {
             *started += 1;
         }
-        true
     }
 
     fn scalar(&mut self, write: impl FnOnce(&mut W) -> Result<()>) -> Result<()> {
@@ -142,7 +128,19 @@ impl<W: Writer> FieldFilterWriter<W> {
             return Ok(());
         }
         self.value_starts();
-        self.frames.push(frame);
+        // The container's own step: the member name or element index it stands at.
+        let stepped = match self.frames.last() {
+            Some((Frame::Object(Some(name)), _)) => {
+                self.path.push_key(name.as_str());
+                true
+            }
+            Some((Frame::Array(started), _)) => {
+                self.path.push_index(started.saturating_sub(1));
+                true
+            }
+            _ => false,
+        };
+        self.frames.push((frame, stepped));
         write(&mut self.inner)
     }
 
@@ -160,7 +158,9 @@ impl<W: Writer> FieldFilterWriter<W> {
                 Ok(())
             }
             None => {
-                self.frames.pop();
+                if let Some((_, true)) = self.frames.pop() {
+                    self.path.pop();
+                }
                 write(&mut self.inner)
             }
         }
@@ -184,15 +184,15 @@ impl<W: Writer> Writer for FieldFilterWriter<W> {
         if self.dropping.is_some() {
             return Ok(());
         }
-        if !matches!(self.frames.last(), Some(Frame::Object(_))) {
+        if !matches!(self.frames.last(), Some((Frame::Object(_), _))) {
             // Not in an object: the inner writer reports the misplaced name.
             return self.inner.write_name(name);
         }
-        if !filter(&self.object_path(), name) {
+        if !filter(&self.path, name) {
             self.dropping = Some(0);
             return Ok(());
         }
-        if let Some(Frame::Object(current)) = self.frames.last_mut() {
+        if let Some((Frame::Object(current), _)) = self.frames.last_mut() {
             match current {
                 Some(current) => {
                     current.clear();
