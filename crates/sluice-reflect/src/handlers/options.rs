@@ -13,7 +13,7 @@
 //! Options that change which handler writes a value (`omit_defaults`, `type_tags`,
 //! `versions`) become rules of a copy of the table, at the lowest priority for structs (so
 //! colors, vectors and rules of your own keep their forms) and in place of the
-//! [`POLYMORPHIC`](super::builtin::POLYMORPHIC) rule for trait objects. The others are
+//! [`POLYMORPHIC`] rule for trait objects. The others are
 //! writer adapters ([`option_writers`](super::option_writers)) and see every token, also of
 //! values written by handlers. The format helpers of the facade check the format column and
 //! answer [`OPTION_NOT_SUPPORTED`] where an option has no meaning.
