@@ -8,7 +8,8 @@
 //! |---|---|
 //! | JSON text → value | [`json::from_str`], [`json::from_slice`], [`json::from_reader`], [`json::from_str_with`] (relaxed JSON, JSON5) |
 //! | value → JSON text | [`json::to_string`], [`json::to_string_pretty`], [`json::to_writer`] |
-//! | MessagePack ↔ value | [`msgpack::from_slice`], [`msgpack::to_vec`] |
+//! | value → JSON text, choosing what is written ([`SerializeOptions`]) | [`json::to_string_with_options`], [`json::to_writer_with_options`] |
+//! | MessagePack ↔ value | [`msgpack::from_slice`], [`msgpack::to_vec`], [`msgpack::to_vec_with_options`] |
 //! | NDJSON records, one by one | [`ndjson::iter`] |
 //! | NDJSON records on every core | [`ndjson::par_for_each`], [`ndjson::par_collect`] |
 //!
@@ -44,6 +45,7 @@ pub use sluice_core as core;
 pub use sluice_reflect as reflect;
 
 pub use sluice_core::{Entry, Error, Reader, Result, Value, Writer, pipe};
+pub use sluice_reflect::handlers::options::{FloatFormat, SerializeOptions, TypeTags};
 pub use sluice_reflect::{PropertyReader, PropertyWriter, Reflect, TypeRegistry, Typed};
 
 /// The name given to in-memory input in rendered errors.
@@ -227,6 +229,72 @@ pub mod json {
             .serialize(value, &mut writer, &tables.registry)?;
         writer.into_inner().map(drop)
     }
+
+    // ---- serializer options ----
+
+    fn writer_options(options: &crate::SerializeOptions) -> WriterOptions {
+        if options.pretty {
+            WriterOptions::pretty()
+        } else {
+            WriterOptions::condensed()
+        }
+    }
+
+    /// Writes a value as JSON text under [`SerializeOptions`](crate::SerializeOptions)
+    /// (defaults left out, type tags, versions, sorted map keys, a field filter, pretty,
+    /// fixed-digit floats).
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use sluice::{FloatFormat, SerializeOptions};
+    /// let prices = BTreeMap::from([("tea".to_string(), 2.5f64), ("cake".to_string(), 3.0)]);
+    /// let options = SerializeOptions::new().float_format(FloatFormat::Fixed(2));
+    /// assert_eq!(sluice::json::to_string_with_options(&prices, &options)?, r#"{"cake":3.00,"tea":2.50}"#);
+    /// # Ok::<(), sluice::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`to_string`].
+    pub fn to_string_with_options<T: Reflect>(
+        value: &T,
+        options: &crate::SerializeOptions,
+    ) -> Result<String> {
+        let tables = crate::built_in();
+        to_string_using_options(value, options, &tables.json_out, &tables.registry)
+    }
+
+    /// [`to_string_with_options`] through a handler table and registry of your own.
+    ///
+    /// # Errors
+    /// As [`to_string_using`].
+    pub fn to_string_using_options<T: Reflect>(
+        value: &T,
+        options: &crate::SerializeOptions,
+        table: &Serializer,
+        registry: &TypeRegistry,
+    ) -> Result<String> {
+        let mut writer = JsonWriter::new(Vec::with_capacity(128), writer_options(options));
+        table.serialize_with_options(value, &mut writer, registry, options)?;
+        writer.into_string()
+    }
+
+    /// Writes a value as JSON into any [`io::Write`] under
+    /// [`SerializeOptions`](crate::SerializeOptions).
+    ///
+    /// # Errors
+    /// As [`to_string`], and I/O errors.
+    pub fn to_writer_with_options<W: io::Write, T: Reflect>(
+        sink: W,
+        value: &T,
+        options: &crate::SerializeOptions,
+    ) -> Result<()> {
+        let mut writer = JsonWriter::new(sink, writer_options(options));
+        let tables = crate::built_in();
+        tables
+            .json_out
+            .serialize_with_options(value, &mut writer, &tables.registry, options)?;
+        writer.into_inner().map(drop)
+    }
 }
 
 /// MessagePack: the `sluice-msgpack` crate, plus one-line helpers to and from Rust values.
@@ -291,6 +359,35 @@ pub mod msgpack {
     ) -> Result<Vec<u8>> {
         let mut writer = MsgPackWriter::new(Vec::with_capacity(128));
         table.serialize(value, &mut writer, registry)?;
+        writer.into_inner()
+    }
+
+    /// Writes a value as MessagePack under [`SerializeOptions`](crate::SerializeOptions).
+    ///
+    /// # Errors
+    /// As [`to_vec`]; [`OPTION_NOT_SUPPORTED`](crate::reflect::handlers::options::OPTION_NOT_SUPPORTED)
+    /// for `pretty` and for floats other than [`FloatFormat::Shortest`](crate::FloatFormat::Shortest).
+    pub fn to_vec_with_options<T: Reflect>(
+        value: &T,
+        options: &crate::SerializeOptions,
+    ) -> Result<Vec<u8>> {
+        let tables = crate::built_in();
+        to_vec_using_options(value, options, &tables.msgpack_out, &tables.registry)
+    }
+
+    /// [`to_vec_with_options`] through a handler table and registry of your own.
+    ///
+    /// # Errors
+    /// As [`to_vec_with_options`], and the errors of the table's handlers.
+    pub fn to_vec_using_options<T: Reflect>(
+        value: &T,
+        options: &crate::SerializeOptions,
+        table: &Serializer,
+        registry: &TypeRegistry,
+    ) -> Result<Vec<u8>> {
+        options.check_binary("MessagePack")?;
+        let mut writer = MsgPackWriter::new(Vec::with_capacity(128));
+        table.serialize_with_options(value, &mut writer, registry, options)?;
         writer.into_inner()
     }
 }

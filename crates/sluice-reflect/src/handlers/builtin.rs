@@ -630,7 +630,7 @@ fn rank(value: &Value) -> u8 {
 
 /// A total order on values, for deterministic set output: by kind, then numbers by value,
 /// strings and bytes lexicographically, containers element by element.
-fn compare_values(a: &Value, b: &Value) -> Ordering {
+pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Number(x), Value::Number(y)) => {

@@ -33,12 +33,15 @@ mod de;
 mod entry_set;
 mod geometry;
 mod marks;
+pub mod option_writers;
+pub mod options;
 mod ser;
 mod trait_object;
 
 pub use de::{Deserializer, Lookahead, ReadAction, ReadContext, ReadHandler, ReadSession};
 pub use entry_set::EntrySet;
 pub use marks::{KindKey, Mark, RegistryExtras, TraitObjectBox};
+pub use options::{FloatFormat, SerializeOptions, TypeTags};
 pub use ser::{Serializer, WriteAction, WriteContext, WriteHandler, WriteSession};
 pub use trait_object::note_trait_object;
 
