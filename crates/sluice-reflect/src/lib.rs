@@ -39,6 +39,7 @@ pub mod info;
 mod reader;
 mod reflect;
 mod registry;
+pub mod schema;
 mod writer;
 
 pub use flags::Flags;

@@ -1,0 +1,587 @@
+//! JSON Schema (draft 2020-12) of what sluice writes and reads for a reflected type.
+
+use std::any::TypeId;
+use std::collections::{HashMap, HashSet};
+
+use sluice_core::{OwnedNumber, Value};
+
+use super::DRAFT_2020_12;
+use super::type_info::len_value;
+use crate::info::{EnumInfo, FieldDefault, FieldInfo, StructStyle, VariantInfo, VariantStyle};
+use crate::{ScalarKind, TypeInfo, TypeKind, Typed};
+
+/// Which side of sluice's JSON the schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SchemaMode {
+    /// Exactly what sluice writes: every field present under its name (after `rename`), `null`
+    /// for `None`, enums by name, sets without duplicates.
+    #[default]
+    Write,
+    /// What sluice reads: fields also under their aliases, defaulted and `Option` fields may
+    /// be absent, unit enum variants also by discriminant, flags also as `"A | B"` text or an
+    /// integer.
+    Read,
+}
+
+/// A JSON Schema generator (draft 2020-12) for reflected types.
+///
+/// The schema is a [`Value`]; write it with any writer. User types (structs and enums) go to
+/// `$defs` under their names and are referred to with `$ref`, so recursive types work; the
+/// root refers to its own type.
+///
+/// | Rust type | schema ([`SchemaMode::Write`]) |
+/// |---|---|
+/// | `bool` | `{"type": "boolean"}` |
+/// | `i8` ... `u128` | `{"type": "integer", "minimum": MIN, "maximum": MAX}` |
+/// | `f32`, `f64` | `{"type": "number"}` |
+/// | `char` | `{"type": "string", "minLength": 1, "maxLength": 1}` |
+/// | `String` | `{"type": "string"}` |
+/// | `Uuid` | `{"type": "string", "format": "uuid", "pattern": ...}` (lowercase, hyphenated) |
+/// | `struct S { a: A }` | `{"type": "object", "properties": {"a": A}, "required": ["a"], "additionalProperties": false}` |
+/// | `struct S(A, B)`, `(A, B)` | `{"type": "array", "prefixItems": [A, B], "items": false, "minItems": 2}` |
+/// | `struct S(A)`, `Box<A>` | the schema of `A` |
+/// | `struct S;`, `()` | `{"type": "null"}` |
+/// | enum | `{"oneOf": [{"enum": [unit names]}, {"type": "object", "properties": {"V": payload}, "required": ["V"], ...}]}` |
+/// | `Flags<E>` | a name of `E`, or an integer no single name has |
+/// | `Vec<A>`, `VecDeque<A>` | `{"type": "array", "items": A}` |
+/// | `[A; N]` | `{"type": "array", "items": A, "minItems": N, "maxItems": N}` |
+/// | `HashSet<A>`, `BTreeSet<A>` | `{"type": "array", "items": A, "uniqueItems": true}` |
+/// | maps with string, number, bool, char, uuid or unit-enum keys | `{"type": "object", "propertyNames": K, "additionalProperties": V}` |
+/// | maps with other keys | `{"type": "array", "items": {"type": "object", "properties": {"$key": K, "$value": V}, ...}}` |
+/// | `Option<A>` | `{"anyOf": [{"type": "null"}, A]}` |
+///
+/// [`SchemaMode::Read`] relaxes it to what sluice reads: a field's aliases are accepted as
+/// alternative property names (`required` becomes an `anyOf` of the names), fields with a
+/// default and `Option` fields are not required, unit variants are also accepted by their
+/// discriminant, flags also as `"Read | Write"` text or an integer, uuids in every form the
+/// `uuid` crate parses, sets with duplicates.
+///
+/// ```
+/// use sluice_core::Value;
+/// use sluice_reflect::{Reflect, Typed, schema::{JsonSchema, SchemaMode}};
+///
+/// #[derive(Reflect)]
+/// struct Config {
+///     #[reflect(rename = "maxPlayers", alias = "max_players")]
+///     max_players: u8,
+///     #[reflect(default)]
+///     motd: String,
+/// }
+///
+/// let written = JsonSchema::new().generate(Config::info());
+/// let config = written.get("$defs").and_then(|d| d.get("Config")).unwrap();
+/// assert_eq!(config.get("required"), Some(&Value::Array(vec!["maxPlayers".into(), "motd".into()])));
+/// let max = config.get("properties").and_then(|p| p.get("maxPlayers")).and_then(|s| s.get("maximum"));
+/// assert_eq!(max.and_then(Value::as_u64), Some(255));
+///
+/// let read = JsonSchema::new().mode(SchemaMode::Read).generate(Config::info());
+/// let config = read.get("$defs").and_then(|d| d.get("Config")).unwrap();
+/// assert!(config.get("properties").and_then(|p| p.get("max_players")).is_some());
+/// assert!(config.get("required").is_none(), "one of two names: an anyOf instead");
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonSchema {
+    mode: SchemaMode,
+}
+
+impl JsonSchema {
+    /// A generator of [`SchemaMode::Write`] schemas.
+    #[must_use]
+    pub fn new() -> JsonSchema {
+        JsonSchema::default()
+    }
+
+    /// Sets the mode: what sluice writes, or what it reads.
+    #[must_use]
+    pub fn mode(mut self, mode: SchemaMode) -> JsonSchema {
+        self.mode = mode;
+        self
+    }
+
+    /// The schema of the type described by `info`, with `$schema`, a `title` (the type's name)
+    /// and the `$defs` of every user type it reaches.
+    #[must_use]
+    pub fn generate(&self, info: &'static TypeInfo) -> Value {
+        let mut generator = Generator {
+            mode: self.mode,
+            defs: Vec::new(),
+            def_of_type: HashMap::new(),
+            def_names: HashSet::new(),
+        };
+        let root = generator.schema(info);
+        let mut document = vec![
+            (Value::from("$schema"), Value::from(DRAFT_2020_12)),
+            (Value::from("title"), Value::from(info.name())),
+        ];
+        match root {
+            Value::Map(entries) => document.extend(entries),
+            other => document.push((Value::from("allOf"), Value::Array(vec![other]))),
+        }
+        if !generator.defs.is_empty() {
+            let defs = generator
+                .defs
+                .into_iter()
+                .map(|(name, schema)| (Value::from(name), schema))
+                .collect();
+            document.push((Value::from("$defs"), Value::Map(defs)));
+        }
+        Value::Map(document)
+    }
+
+    /// The schema of `T` (see [`generate`](JsonSchema::generate)).
+    #[must_use]
+    pub fn of<T: Typed>(&self) -> Value {
+        self.generate(T::info())
+    }
+}
+
+/// An object schema from its keywords.
+fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    Value::Map(
+        pairs
+            .into_iter()
+            .map(|(k, v)| (Value::from(k), v))
+            .collect(),
+    )
+}
+
+fn of_type(name: &str) -> Value {
+    object([("type", Value::from(name))])
+}
+
+fn strings<'a>(items: impl IntoIterator<Item = &'a str>) -> Value {
+    Value::Array(items.into_iter().map(Value::from).collect())
+}
+
+fn any_of(mut schemas: Vec<Value>) -> Value {
+    if schemas.len() == 1 {
+        return schemas.pop().unwrap_or(Value::Bool(false));
+    }
+    object([("anyOf", Value::Array(schemas))])
+}
+
+/// The inclusive bounds of an integer kind, `None` for other kinds.
+fn integer_bounds(kind: ScalarKind) -> Option<(Value, Value)> {
+    let signed = |min: i64, max: i64| Some((Value::from(min), Value::from(max)));
+    let unsigned = |max: u64| Some((Value::from(0u64), Value::from(max)));
+    match kind {
+        ScalarKind::I8 => signed(i8::MIN.into(), i8::MAX.into()),
+        ScalarKind::I16 => signed(i16::MIN.into(), i16::MAX.into()),
+        ScalarKind::I32 => signed(i32::MIN.into(), i32::MAX.into()),
+        ScalarKind::I64 => signed(i64::MIN, i64::MAX),
+        ScalarKind::I128 => Some((
+            Value::Number(OwnedNumber::I128(i128::MIN)),
+            Value::Number(OwnedNumber::I128(i128::MAX)),
+        )),
+        ScalarKind::U8 => unsigned(u8::MAX.into()),
+        ScalarKind::U16 => unsigned(u16::MAX.into()),
+        ScalarKind::U32 => unsigned(u32::MAX.into()),
+        ScalarKind::U64 => unsigned(u64::MAX),
+        ScalarKind::U128 => Some((
+            Value::from(0u64),
+            Value::Number(OwnedNumber::U128(u128::MAX)),
+        )),
+        _ => None,
+    }
+}
+
+fn is_signed(kind: ScalarKind) -> bool {
+    matches!(
+        kind,
+        ScalarKind::I8 | ScalarKind::I16 | ScalarKind::I32 | ScalarKind::I64 | ScalarKind::I128
+    )
+}
+
+/// The canonical text of a uuid, as sluice writes it.
+const UUID_PATTERN: &str = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
+/// Every text the `uuid` crate parses: simple, hyphenated, braced and URN, in any case.
+const UUID_READ_PATTERN: &str = "^(?:[0-9A-Fa-f]{32}|(?:urn:uuid:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|\\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\\})$";
+/// Integer map keys, as their decimal text.
+const UNSIGNED_KEY_PATTERN: &str = "^(?:0|[1-9][0-9]*)$";
+const SIGNED_KEY_PATTERN: &str = "^(?:0|-?[1-9][0-9]*)$";
+/// Float map keys, as their JSON number text.
+const FLOAT_KEY_PATTERN: &str = "^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$";
+
+/// Escapes the characters that mean something in a regular expression.
+fn regex_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// A name usable in a `$ref` fragment without escaping.
+fn def_name(type_name: &str) -> String {
+    type_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// How the keys of a map are written.
+enum KeyForm {
+    /// As JSON object keys; the schema of the key text (`None`: any text).
+    Text(Option<Value>),
+    /// As `[{"$key": k, "$value": v}]`.
+    Entries,
+}
+
+struct Generator {
+    mode: SchemaMode,
+    /// Definitions in the order first met; a definition being built holds `Null`.
+    defs: Vec<(String, Value)>,
+    def_of_type: HashMap<TypeId, usize>,
+    def_names: HashSet<String>,
+}
+
+impl Generator {
+    fn reading(&self) -> bool {
+        self.mode == SchemaMode::Read
+    }
+
+    /// The schema of a value of this type: a `$ref` for user types, inline otherwise.
+    fn schema(&mut self, info: &'static TypeInfo) -> Value {
+        match info.kind() {
+            TypeKind::Struct(_) | TypeKind::Enum(_) => self.reference(info),
+            _ => self.inline(info),
+        }
+    }
+
+    fn reference(&mut self, info: &'static TypeInfo) -> Value {
+        let index = match self.def_of_type.get(&info.type_id()) {
+            Some(&index) => index,
+            None => {
+                let base = def_name(info.name());
+                let mut name = base.clone();
+                let mut suffix = 2;
+                while !self.def_names.insert(name.clone()) {
+                    name = format!("{base}_{suffix}");
+                    suffix += 1;
+                }
+                let index = self.defs.len();
+                self.defs.push((name, Value::Null));
+                self.def_of_type.insert(info.type_id(), index);
+                let mut body = vec![(Value::from("title"), Value::from(info.name()))];
+                match self.inline(info) {
+                    Value::Map(entries) => body.extend(entries),
+                    other => body.push((Value::from("allOf"), Value::Array(vec![other]))),
+                }
+                self.defs[index].1 = Value::Map(body);
+                index
+            }
+        };
+        object([(
+            "$ref",
+            Value::from(format!("#/$defs/{}", self.defs[index].0)),
+        )])
+    }
+
+    fn inline(&mut self, info: &'static TypeInfo) -> Value {
+        match info.kind() {
+            TypeKind::Scalar(kind) => self.scalar(*kind),
+            TypeKind::Uuid => {
+                if self.reading() {
+                    object([
+                        ("type", Value::from("string")),
+                        ("pattern", Value::from(UUID_READ_PATTERN)),
+                    ])
+                } else {
+                    object([
+                        ("type", Value::from("string")),
+                        ("format", Value::from("uuid")),
+                        ("pattern", Value::from(UUID_PATTERN)),
+                    ])
+                }
+            }
+            TypeKind::Struct(s) => match s.style {
+                StructStyle::Unit => of_type("null"),
+                StructStyle::Tuple if s.is_newtype() => self.schema((s.fields[0].ty)()),
+                StructStyle::Tuple => {
+                    let items: Vec<Value> =
+                        s.fields.iter().map(|f| self.schema((f.ty)())).collect();
+                    Self::tuple(items)
+                }
+                StructStyle::Named => self.fields(s.fields),
+            },
+            TypeKind::Enum(e) if e.flags && e.flags_of.is_some() => self.flags(e),
+            TypeKind::Enum(e) => self.enumeration(e),
+            TypeKind::List { item } => object([
+                ("type", Value::from("array")),
+                ("items", self.schema(item())),
+            ]),
+            TypeKind::Array { item, len } => object([
+                ("type", Value::from("array")),
+                ("items", self.schema(item())),
+                ("minItems", Value::from(len_value(*len))),
+                ("maxItems", Value::from(len_value(*len))),
+            ]),
+            TypeKind::Set { item } => {
+                let items = self.schema(item());
+                if self.reading() {
+                    object([("type", Value::from("array")), ("items", items)])
+                } else {
+                    object([
+                        ("type", Value::from("array")),
+                        ("items", items),
+                        ("uniqueItems", Value::Bool(true)),
+                    ])
+                }
+            }
+            TypeKind::Map { key, value } => self.map(key(), value()),
+            TypeKind::Option { some } => any_of(vec![of_type("null"), self.schema(some())]),
+            TypeKind::Box { inner } => self.schema(inner()),
+            TypeKind::Tuple { items: [] } => of_type("null"),
+            TypeKind::Tuple { items } => {
+                let items: Vec<Value> = items.iter().map(|t| self.schema(t())).collect();
+                Self::tuple(items)
+            }
+        }
+    }
+
+    fn scalar(&self, kind: ScalarKind) -> Value {
+        if let Some((min, max)) = integer_bounds(kind) {
+            return object([
+                ("type", Value::from("integer")),
+                ("minimum", min),
+                ("maximum", max),
+            ]);
+        }
+        match kind {
+            ScalarKind::Bool => of_type("boolean"),
+            ScalarKind::F32 | ScalarKind::F64 => of_type("number"),
+            ScalarKind::Char => object([
+                ("type", Value::from("string")),
+                ("minLength", Value::from(1u64)),
+                ("maxLength", Value::from(1u64)),
+            ]),
+            _ => of_type("string"),
+        }
+    }
+
+    fn tuple(items: Vec<Value>) -> Value {
+        let len = len_value(items.len());
+        object([
+            ("type", Value::from("array")),
+            ("prefixItems", Value::Array(items)),
+            ("items", Value::Bool(false)),
+            ("minItems", Value::from(len)),
+        ])
+    }
+
+    /// The object of a named struct or of a struct variant's payload.
+    fn fields(&mut self, fields: &'static [FieldInfo]) -> Value {
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        let mut one_name_of = Vec::new();
+        for field in fields {
+            let schema = self.schema((field.ty)());
+            if self.reading() {
+                for alias in field.aliases {
+                    properties.push((Value::from(*alias), schema.clone()));
+                }
+            }
+            properties.push((Value::from(field.name), schema));
+            if !self.reading() {
+                required.push(field.name);
+                continue;
+            }
+            let is_option = matches!((field.ty)().kind(), TypeKind::Option { .. });
+            if field.default == FieldDefault::Default || is_option {
+                continue;
+            }
+            if field.aliases.is_empty() {
+                required.push(field.name);
+            } else {
+                // Present under any one of its names.
+                let names = std::iter::once(field.name).chain(field.aliases.iter().copied());
+                let alternatives = names
+                    .map(|name| object([("required", strings([name]))]))
+                    .collect();
+                one_name_of.push(object([("anyOf", Value::Array(alternatives))]));
+            }
+        }
+        let mut schema = vec![
+            (Value::from("type"), Value::from("object")),
+            (Value::from("properties"), Value::Map(properties)),
+        ];
+        if !required.is_empty() {
+            schema.push((Value::from("required"), strings(required)));
+        }
+        if !one_name_of.is_empty() {
+            schema.push((Value::from("allOf"), Value::Array(one_name_of)));
+        }
+        schema.push((Value::from("additionalProperties"), Value::Bool(false)));
+        Value::Map(schema)
+    }
+
+    fn variant_names(&self, variant: &VariantInfo) -> Vec<&'static str> {
+        let mut names = vec![variant.name];
+        if self.reading() {
+            names.extend(variant.aliases.iter().copied());
+        }
+        names
+    }
+
+    fn enumeration(&mut self, info: &'static EnumInfo) -> Value {
+        let mut unit_names = Vec::new();
+        let mut alternatives = Vec::new();
+        for variant in info.variants {
+            if variant.style == VariantStyle::Unit {
+                unit_names.extend(self.variant_names(variant).into_iter().map(Value::from));
+                if self.reading() {
+                    unit_names.push(Value::from(variant.discriminant));
+                }
+                continue;
+            }
+            let payload = match variant.style {
+                VariantStyle::Newtype => self.schema((variant.fields[0].ty)()),
+                VariantStyle::Tuple => {
+                    let items = variant
+                        .fields
+                        .iter()
+                        .map(|f| self.schema((f.ty)()))
+                        .collect();
+                    Self::tuple(items)
+                }
+                _ => self.fields(variant.fields),
+            };
+            // `{"Variant": payload}`, the only key.
+            for name in self.variant_names(variant) {
+                alternatives.push(object([
+                    ("type", Value::from("object")),
+                    ("properties", object([(name, payload.clone())])),
+                    ("required", strings([name])),
+                    ("additionalProperties", Value::Bool(false)),
+                ]));
+            }
+        }
+        if !unit_names.is_empty() {
+            alternatives.insert(0, object([("enum", Value::Array(unit_names))]));
+        }
+        match alternatives.len() {
+            0 => Value::Bool(false),
+            1 => alternatives.pop().unwrap_or(Value::Bool(false)),
+            _ => object([("oneOf", Value::Array(alternatives))]),
+        }
+    }
+
+    /// A `Flags<E>` value.
+    fn flags(&self, info: &'static EnumInfo) -> Value {
+        let names = info.variants.iter().map(|v| v.name);
+        let integer = |not: Option<Value>| {
+            let mut schema = vec![
+                (Value::from("type"), Value::from("integer")),
+                (Value::from("minimum"), Value::from(i64::MIN)),
+                (Value::from("maximum"), Value::from(i64::MAX)),
+            ];
+            if let Some(not) = not {
+                schema.push((Value::from("not"), not));
+            }
+            Value::Map(schema)
+        };
+        if self.reading() {
+            // `"Read | Exec"`: names (or aliases) separated by `|`, blanks around them.
+            let all_names: Vec<String> = info
+                .variants
+                .iter()
+                .flat_map(|v| std::iter::once(v.name).chain(v.aliases.iter().copied()))
+                .map(regex_escape)
+                .collect();
+            let name = format!("(?:{})", all_names.join("|"));
+            let pattern = format!("^\\s*(?:{name}\\s*)?(?:\\|\\s*(?:{name}\\s*)?)*$");
+            return any_of(vec![
+                object([
+                    ("type", Value::from("string")),
+                    ("pattern", Value::from(pattern)),
+                ]),
+                integer(None),
+            ]);
+        }
+        // A value equal to one flag is written as its name, any other as its integer.
+        let discriminants: Vec<Value> = info
+            .variants
+            .iter()
+            .map(|v| Value::from(v.discriminant))
+            .collect();
+        let mut alternatives = Vec::new();
+        if !info.variants.is_empty() {
+            alternatives.push(object([("enum", strings(names))]));
+        }
+        alternatives.push(integer(Some(object([(
+            "enum",
+            Value::Array(discriminants),
+        )]))));
+        any_of(alternatives)
+    }
+
+    fn key_form(&self, key: &'static TypeInfo) -> KeyForm {
+        match key.kind() {
+            TypeKind::Scalar(ScalarKind::String) => KeyForm::Text(None),
+            TypeKind::Scalar(ScalarKind::Bool) => {
+                KeyForm::Text(Some(object([("enum", strings(["true", "false"]))])))
+            }
+            TypeKind::Scalar(ScalarKind::Char) => {
+                KeyForm::Text(Some(self.scalar(ScalarKind::Char)))
+            }
+            TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64) => {
+                KeyForm::Text(Some(object([("pattern", Value::from(FLOAT_KEY_PATTERN))])))
+            }
+            TypeKind::Scalar(kind) => {
+                let pattern = if is_signed(*kind) {
+                    SIGNED_KEY_PATTERN
+                } else {
+                    UNSIGNED_KEY_PATTERN
+                };
+                KeyForm::Text(Some(object([("pattern", Value::from(pattern))])))
+            }
+            TypeKind::Uuid => {
+                let pattern = if self.reading() {
+                    UUID_READ_PATTERN
+                } else {
+                    UUID_PATTERN
+                };
+                KeyForm::Text(Some(object([("pattern", Value::from(pattern))])))
+            }
+            TypeKind::Enum(e) if !e.flags && e.is_unit_only() => {
+                let names = e.variants.iter().flat_map(|v| self.variant_names(v));
+                KeyForm::Text(Some(object([("enum", strings(names))])))
+            }
+            _ => KeyForm::Entries,
+        }
+    }
+
+    fn map(&mut self, key: &'static TypeInfo, value: &'static TypeInfo) -> Value {
+        match self.key_form(key) {
+            KeyForm::Text(names) => {
+                let mut schema = vec![(Value::from("type"), Value::from("object"))];
+                if let Some(names) = names {
+                    schema.push((Value::from("propertyNames"), names));
+                }
+                schema.push((Value::from("additionalProperties"), self.schema(value)));
+                Value::Map(schema)
+            }
+            KeyForm::Entries => {
+                let entry = object([
+                    ("type", Value::from("object")),
+                    (
+                        "properties",
+                        object([("$key", self.schema(key)), ("$value", self.schema(value))]),
+                    ),
+                    ("required", strings(["$key", "$value"])),
+                    ("additionalProperties", Value::Bool(false)),
+                ]);
+                object([("type", Value::from("array")), ("items", entry)])
+            }
+        }
+    }
+}
