@@ -24,3 +24,7 @@ pub struct MsgPack;
 #[doc = include_str!("src/reflection.md")]
 #[derive(Debug)]
 pub struct Reflection;
+
+#[doc = include_str!("src/schemas.md")]
+#[derive(Debug)]
+pub struct Schemas;

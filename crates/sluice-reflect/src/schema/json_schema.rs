@@ -385,12 +385,12 @@ impl Generator {
         let mut one_name_of = Vec::new();
         for field in fields {
             let schema = self.schema((field.ty)());
+            properties.push((Value::from(field.name), schema.clone()));
             if self.reading() {
                 for alias in field.aliases {
                     properties.push((Value::from(*alias), schema.clone()));
                 }
             }
-            properties.push((Value::from(field.name), schema));
             if !self.reading() {
                 required.push(field.name);
                 continue;
