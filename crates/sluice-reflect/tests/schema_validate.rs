@@ -332,6 +332,285 @@ fn generate<T: Typed>(rng: &mut Rng) -> T {
     target
 }
 
+/// Rewrites a written document (`doc`, of the type of `info`) into another spelling sluice
+/// reads: fields under an alias, defaulted and optional fields left out, unit variants by
+/// alias or discriminant, flags as `A | B` text, uuids braced in capitals.
+fn loosen(doc: Value, info: &'static TypeInfo, rng: &mut Rng) -> Value {
+    match (info.kind(), doc) {
+        (TypeKind::Struct(s), doc) if s.is_newtype() => loosen(doc, (s.fields[0].ty)(), rng),
+        (TypeKind::Struct(s), Value::Map(entries)) => loosen_fields(entries, s.fields, rng),
+        (TypeKind::Struct(s), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .zip(s.fields)
+                .map(|(item, f)| loosen(item, (f.ty)(), rng))
+                .collect(),
+        ),
+        (TypeKind::Enum(e), Value::Number(n)) if e.flags_of.is_some() => {
+            let bits = n.as_number().to_i64().expect("flags bits");
+            let named: Vec<&str> = e
+                .variants
+                .iter()
+                .filter(|v| bits & v.discriminant != 0)
+                .map(|v| v.name)
+                .collect();
+            let covered = e
+                .variants
+                .iter()
+                .filter(|v| bits & v.discriminant != 0)
+                .fold(0, |acc, v| acc | v.discriminant);
+            if covered == bits && rng.chance(2) {
+                Value::from(named.join(" | "))
+            } else {
+                Value::Number(n)
+            }
+        }
+        (TypeKind::Enum(e), Value::String(name)) if e.flags_of.is_none() => {
+            let variant = e
+                .variants
+                .iter()
+                .find(|v| v.name == name)
+                .expect("a variant");
+            match rng.below(3) {
+                0 => Value::from(variant.discriminant),
+                1 if !variant.aliases.is_empty() => Value::from(variant.aliases[0]),
+                _ => Value::String(name),
+            }
+        }
+        (TypeKind::Enum(e), Value::Map(mut entries)) if e.flags_of.is_none() => {
+            let (Value::String(name), payload) = entries.remove(0) else {
+                panic!("a variant name")
+            };
+            let variant = e
+                .variants
+                .iter()
+                .find(|v| v.name == name)
+                .expect("a variant");
+            let payload = match (variant.style, payload) {
+                (VariantStyle::Newtype, payload) => loosen(payload, (variant.fields[0].ty)(), rng),
+                (VariantStyle::Struct, Value::Map(fields)) => {
+                    loosen_fields(fields, variant.fields, rng)
+                }
+                (VariantStyle::Tuple, Value::Array(items)) => Value::Array(
+                    items
+                        .into_iter()
+                        .zip(variant.fields)
+                        .map(|(item, f)| loosen(item, (f.ty)(), rng))
+                        .collect(),
+                ),
+                (_, other) => other,
+            };
+            Value::Map(vec![(Value::String(name), payload)])
+        }
+        (TypeKind::Uuid, Value::String(text)) if rng.chance(3) => {
+            Value::from(format!("{{{}}}", text.to_uppercase()))
+        }
+        (
+            TypeKind::List { item } | TypeKind::Set { item } | TypeKind::Array { item, .. },
+            Value::Array(items),
+        ) => Value::Array(items.into_iter().map(|v| loosen(v, item(), rng)).collect()),
+        (TypeKind::Tuple { items: types }, Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .zip(*types)
+                .map(|(item, t)| loosen(item, t(), rng))
+                .collect(),
+        ),
+        (TypeKind::Map { value, .. }, Value::Map(entries)) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k, loosen(v, value(), rng)))
+                .collect(),
+        ),
+        (TypeKind::Option { some }, doc) if !doc.is_null() => loosen(doc, some(), rng),
+        (TypeKind::Box { inner }, doc) => loosen(doc, inner(), rng),
+        (_, doc) => doc,
+    }
+}
+
+fn loosen_fields(
+    entries: Vec<(Value, Value)>,
+    fields: &'static [sluice_reflect::FieldInfo],
+    rng: &mut Rng,
+) -> Value {
+    let mut out = Vec::new();
+    for (key, value) in entries {
+        let field = fields
+            .iter()
+            .find(|f| key.as_str() == Some(f.name))
+            .expect("a known field");
+        let optional = matches!((field.ty)().kind(), TypeKind::Option { .. });
+        if (optional || field.default == sluice_reflect::FieldDefault::Default) && rng.chance(3) {
+            continue;
+        }
+        let name = if !field.aliases.is_empty() && rng.chance(2) {
+            Value::from(field.aliases[rng.below(field.aliases.len() as u64) as usize])
+        } else {
+            key
+        };
+        out.push((name, loosen(value, (field.ty)(), rng)));
+    }
+    Value::Map(out)
+}
+
+/// A value sluice refuses where a value of the type of `info` is due (`None` when the type
+/// takes anything of that shape, like `()`).
+fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng) -> Option<Value> {
+    let wrong = match info.kind() {
+        TypeKind::Scalar(ScalarKind::Bool) => Value::from(1u64),
+        TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64) => Value::from("1.5"),
+        TypeKind::Scalar(ScalarKind::String) => Value::from(7u64),
+        TypeKind::Scalar(ScalarKind::Char) => Value::from("ab"),
+        TypeKind::Scalar(kind) => {
+            let (min, max): (i128, u128) = match kind {
+                ScalarKind::I8 => (i8::MIN.into(), i8::MAX as u128),
+                ScalarKind::I16 => (i16::MIN.into(), i16::MAX as u128),
+                ScalarKind::I32 => (i32::MIN.into(), i32::MAX as u128),
+                ScalarKind::I64 => (i64::MIN.into(), i64::MAX as u128),
+                ScalarKind::I128 => (i128::MIN, i128::MAX as u128),
+                ScalarKind::U8 => (0, u8::MAX.into()),
+                ScalarKind::U16 => (0, u16::MAX.into()),
+                ScalarKind::U32 => (0, u32::MAX.into()),
+                ScalarKind::U64 => (0, u64::MAX.into()),
+                _ => (0, u128::MAX),
+            };
+            match rng.below(3) {
+                0 => number(&format!("-{}", min.unsigned_abs() + 1)),
+                1 if max < u128::MAX => number(&(max + 1).to_string()),
+                _ => Value::from("12"),
+            }
+        }
+        TypeKind::Uuid => Value::from("0000"),
+        TypeKind::Struct(s) if s.is_newtype() => {
+            return wrong_value(current, (s.fields[0].ty)(), rng);
+        }
+        TypeKind::Struct(s) if s.style == StructStyle::Named && rng.chance(2) => {
+            // An unknown field, or a required field left out.
+            let mut doc = current.clone();
+            let required: Vec<_> = s
+                .fields
+                .iter()
+                .filter(|f| {
+                    f.default == sluice_reflect::FieldDefault::Required
+                        && !matches!((f.ty)().kind(), TypeKind::Option { .. })
+                })
+                .collect();
+            if required.is_empty() || rng.chance(2) {
+                doc.insert("unknown_field", Value::Null);
+            } else {
+                doc.remove(required[rng.below(required.len() as u64) as usize].name);
+            }
+            doc
+        }
+        TypeKind::Struct(s) if s.style == StructStyle::Unit => Value::from(0u64),
+        TypeKind::Struct(_) | TypeKind::List { .. } | TypeKind::Set { .. } => Value::from(true),
+        TypeKind::Enum(e) if e.flags_of.is_some() => Value::from("NoSuchFlag"),
+        TypeKind::Enum(_) => Value::from("NoSuchVariant"),
+        TypeKind::Array { item, len } => {
+            let mut items = current
+                .as_array()
+                .map(<[Value]>::to_vec)
+                .unwrap_or_default();
+            if rng.chance(2) && *len > 0 {
+                items.pop();
+            } else {
+                items.push(random_value(item(), rng, 9));
+            }
+            Value::Array(items)
+        }
+        TypeKind::Tuple { items: [] } => return None,
+        TypeKind::Tuple { .. } => Value::Array(vec![]),
+        TypeKind::Map { .. } => Value::Array(vec![Value::from(1u64)]),
+        TypeKind::Option { some } => {
+            return wrong_value(&Value::Null, some(), rng).filter(|v| !v.is_null());
+        }
+        TypeKind::Box { inner } => return wrong_value(current, inner(), rng),
+    };
+    Some(wrong)
+}
+
+/// Replaces the `target`-th node (in document order) of `doc` by a wrong value; `counter`
+/// counts the nodes passed. Returns whether the replacement was made.
+fn break_node(
+    doc: &mut Value,
+    info: &'static TypeInfo,
+    counter: &mut usize,
+    target: usize,
+    rng: &mut Rng,
+) -> bool {
+    if *counter == target {
+        if let Some(wrong) = wrong_value(doc, info, rng) {
+            *doc = wrong;
+            return true;
+        }
+        return false;
+    }
+    *counter += 1;
+    let child = |doc: &mut Value, info: &'static TypeInfo, counter: &mut usize, rng: &mut Rng| {
+        break_node(doc, info, counter, target, rng)
+    };
+    match (info.kind(), doc) {
+        (TypeKind::Struct(s), doc) if s.is_newtype() => {
+            child(doc, (s.fields[0].ty)(), counter, rng)
+        }
+        (TypeKind::Struct(s), Value::Map(entries)) => entries
+            .iter_mut()
+            .zip(s.fields)
+            .any(|((_, v), f)| child(v, (f.ty)(), counter, rng)),
+        (TypeKind::Struct(s), Value::Array(items)) => items
+            .iter_mut()
+            .zip(s.fields)
+            .any(|(v, f)| child(v, (f.ty)(), counter, rng)),
+        (TypeKind::Enum(e), Value::Map(entries)) if e.flags_of.is_none() => {
+            let Some((Value::String(name), payload)) = entries.first_mut() else {
+                return false;
+            };
+            let variant = e
+                .variants
+                .iter()
+                .find(|v| v.name == *name)
+                .expect("a variant");
+            match (variant.style, payload) {
+                (VariantStyle::Newtype, payload) => {
+                    child(payload, (variant.fields[0].ty)(), counter, rng)
+                }
+                (VariantStyle::Struct, Value::Map(fields)) => fields
+                    .iter_mut()
+                    .zip(variant.fields)
+                    .any(|((_, v), f)| child(v, (f.ty)(), counter, rng)),
+                (VariantStyle::Tuple, Value::Array(items)) => items
+                    .iter_mut()
+                    .zip(variant.fields)
+                    .any(|(v, f)| child(v, (f.ty)(), counter, rng)),
+                _ => false,
+            }
+        }
+        (
+            TypeKind::List { item } | TypeKind::Set { item } | TypeKind::Array { item, .. },
+            Value::Array(items),
+        ) => items.iter_mut().any(|v| child(v, item(), counter, rng)),
+        (TypeKind::Tuple { items: types }, Value::Array(items)) => items
+            .iter_mut()
+            .zip(*types)
+            .any(|(v, t)| child(v, t(), counter, rng)),
+        (TypeKind::Map { value, .. }, Value::Map(entries)) => entries
+            .iter_mut()
+            .any(|(_, v)| child(v, value(), counter, rng)),
+        (TypeKind::Option { some }, doc) if !doc.is_null() => child(doc, some(), counter, rng),
+        (TypeKind::Box { inner }, doc) => child(doc, inner(), counter, rng),
+        _ => false,
+    }
+}
+
+/// The number of nodes `break_node` can visit in `doc`.
+fn count_nodes(doc: &Value, info: &'static TypeInfo) -> usize {
+    let mut copy = doc.clone();
+    let mut counter = 0;
+    let mut rng = Rng(1);
+    break_node(&mut copy, info, &mut counter, usize::MAX, &mut rng);
+    counter
+}
+
 // ---- sluice's JSON, both ways ----
 
 /// What `sluice::json::to_string` writes: the value through a `PropertyReader` into a
@@ -449,6 +728,13 @@ impl Cases {
             .output()
             .expect("python3 runs");
         let _ = std::fs::remove_dir_all(&dir);
+        let rejected = self.lines.lines().filter(|l| l.contains("\t0\t")).count();
+        eprintln!(
+            "validating {} documents ({} to be rejected) against {} schemas",
+            self.count,
+            rejected,
+            self.schemas.len()
+        );
         assert!(
             out.status.success(),
             "the validator failed: {}",
@@ -501,6 +787,29 @@ fn add_generated<T: Typed>(cases: &mut Cases, name: &str, rng: &mut Rng, samples
             true,
             &format!("{name} #{i} (read)"),
             &text,
+        );
+        // One node replaced by a value sluice refuses: both schemas refuse it too.
+        let doc = json_to_value(&text);
+        let mut broken = doc.clone();
+        let target = rng.below(count_nodes(&doc, T::info()) as u64) as usize;
+        if break_node(&mut broken, T::info(), &mut 0, target, rng) {
+            add_broken::<T>(
+                cases,
+                name,
+                &format!("{name} #{i} (broken at node {target})"),
+                &broken,
+            );
+        }
+        // The same value as a person may write it: sluice reads it, the read schema takes it.
+        let loose = value_to_json(&loosen(json_to_value(&text), T::info(), rng));
+        if let Err(e) = sluice_reads::<T>(&loose) {
+            panic!("sluice does not read {loose}: {e}");
+        }
+        cases.case(
+            &format!("{name}.read"),
+            true,
+            &format!("{name} #{i} (loosened)"),
+            &loose,
         );
     }
 }
