@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use sluice_core::{OwnedNumber, Value, ValueReader, pipe};
 use sluice_json::{JsonWriter, WriterOptions};
-use sluice_reflect::schema::{DRAFT_2020_12, JsonSchema, SchemaMode, type_info};
+use sluice_reflect::schema::{DRAFT_2020_12, JsonSchema, SchemaMode, Shapes, type_info};
 use sluice_reflect::{Flags, Reflect, Typed, Uuid};
 
 fn s(text: &str) -> Value {
@@ -263,8 +263,12 @@ fn read_schemas_take_aliases_and_leave_defaulted_and_optional_fields_out() {
         )])]))
     );
     // Unit variants by name, alias or discriminant.
+    let plain = JsonSchema::new()
+        .mode(SchemaMode::Read)
+        .shapes(Shapes::Plain)
+        .of::<Player>();
     assert_eq!(
-        def(&schema, "Team"),
+        def(&plain, "Team"),
         &obj(vec![
             ("title", s("Team")),
             (
@@ -389,4 +393,42 @@ fn map_keys_are_described_by_their_text() {
         entry.get("required"),
         Some(&arr(vec![s("$key"), s("$value")]))
     );
+}
+
+#[test]
+fn the_conventions_write_flags_as_arrays_and_read_integer_strings() {
+    let schema = JsonSchema::new().of::<Flags<Access>>();
+    let flags = def(&schema, "Flags_Access_");
+    assert_eq!(flags.get("type").and_then(Value::as_str), Some("array"));
+    assert_eq!(
+        flags.get("maxContains").and_then(Value::as_u64),
+        Some(1),
+        "one leftover integer at most"
+    );
+    let plain = JsonSchema::new()
+        .shapes(Shapes::Plain)
+        .of::<Flags<Access>>();
+    let plain_flags = def(&plain, "Flags_Access_");
+    assert!(
+        plain_flags.get("anyOf").is_some(),
+        "a name or an integer: {}",
+        json(&plain)
+    );
+
+    let read = JsonSchema::new().mode(SchemaMode::Read).of::<Team>();
+    let team = def(&read, "Team").get("oneOf").and_then(Value::as_array);
+    let team = team.unwrap_or_else(|| panic!("{}", json(&read)));
+    assert_eq!(
+        team[1].get("pattern").and_then(Value::as_str),
+        Some("^\\s*(?:[+-]?0+|\\+?0*1)\\s*$")
+    );
+}
+
+#[test]
+fn the_conventions_read_fixed_float_arrays_as_vectors() {
+    let read = JsonSchema::new().mode(SchemaMode::Read).of::<[f32; 3]>();
+    let text = json(&read);
+    assert!(text.contains(r#""pattern":"^[xXyYzZ]$""#), "{text}");
+    let written = JsonSchema::new().of::<[f32; 3]>();
+    assert_eq!(written.get("minItems").and_then(Value::as_u64), Some(3));
 }

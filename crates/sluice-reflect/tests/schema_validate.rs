@@ -13,7 +13,7 @@ use std::process::Command;
 use sluice_core::{OwnedNumber, Value, ValueReader, ValueWriter, pipe};
 use sluice_json::{JsonOptions, JsonReader, JsonWriter, SliceInput, WriterOptions};
 use sluice_reflect::info::{StructStyle, VariantStyle};
-use sluice_reflect::schema::{JsonSchema, SchemaMode};
+use sluice_reflect::schema::{JsonSchema, SchemaMode, Shapes};
 use sluice_reflect::{
     Flags, PropertyReader, PropertyWriter, Reflect, ScalarKind, TypeInfo, TypeKind, Typed, Uuid,
 };
@@ -613,12 +613,47 @@ fn count_nodes(doc: &Value, info: &'static TypeInfo) -> usize {
 
 // ---- sluice's JSON, both ways ----
 
-/// What `sluice::json::to_string` writes: the value through a `PropertyReader` into a
-/// condensed `JsonWriter`.
-fn to_json(value: &dyn Reflect) -> String {
-    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
-    pipe(&mut PropertyReader::new(value), &mut writer).expect("sluice writes the value");
-    writer.into_string().expect("UTF-8")
+/// Which of sluice's JSON shapes a run checks, with the matching writer, reader and schema.
+#[derive(Clone, Copy, Debug)]
+enum Flavor {
+    /// `PropertyReader` / `PropertyWriter` piped to and from JSON, no handler table.
+    Plain,
+}
+
+impl Flavor {
+    const ALL: [Flavor; 1] = [Flavor::Plain];
+
+    fn prefix(self) -> &'static str {
+        match self {
+            Flavor::Plain => "plain",
+        }
+    }
+
+    fn schema(self, mode: SchemaMode) -> JsonSchema {
+        let shapes = match self {
+            Flavor::Plain => Shapes::Plain,
+        };
+        JsonSchema::new().mode(mode).shapes(shapes)
+    }
+
+    /// The JSON text sluice writes for `value`.
+    fn write(self, value: &dyn Reflect) -> String {
+        let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+        match self {
+            Flavor::Plain => pipe(&mut PropertyReader::new(value), &mut writer),
+        }
+        .expect("sluice writes the value");
+        writer.into_string().expect("UTF-8")
+    }
+
+    /// Whether sluice's strict JSON reading takes `text` as a `T`.
+    fn reads<T: Typed>(self, text: &str) -> Result<(), sluice_core::Error> {
+        let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
+        let mut target = T::reflect_default();
+        match self {
+            Flavor::Plain => pipe(&mut reader, &mut PropertyWriter::new(&mut target)),
+        }
+    }
 }
 
 fn value_to_json(value: &Value) -> String {
@@ -632,13 +667,6 @@ fn json_to_value(text: &str) -> Value {
     let mut writer = ValueWriter::new();
     pipe(&mut reader, &mut writer).expect("valid JSON");
     writer.into_value().expect("one value")
-}
-
-/// Whether sluice's strict JSON reader reads `text` as a `T`.
-fn sluice_reads<T: Typed>(text: &str) -> Result<(), sluice_core::Error> {
-    let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
-    let mut target = T::reflect_default();
-    pipe(&mut reader, &mut PropertyWriter::new(&mut target))
 }
 
 // ---- the validator run ----
@@ -767,15 +795,26 @@ impl Cases {
 
 /// Adds the write and read schemas of `T` and `samples` generated values of it, each valid
 /// for both schemas.
-fn add_generated<T: Typed>(cases: &mut Cases, name: &str, rng: &mut Rng, samples: usize) {
-    cases.schema(&format!("{name}.write"), JsonSchema::new().of::<T>());
+fn add_generated<T: Typed>(
+    cases: &mut Cases,
+    flavor: Flavor,
+    name: &str,
+    rng: &mut Rng,
+    samples: usize,
+) {
+    let base = name;
+    let name = &format!("{}.{name}", flavor.prefix());
+    cases.schema(
+        &format!("{name}.write"),
+        flavor.schema(SchemaMode::Write).of::<T>(),
+    );
     cases.schema(
         &format!("{name}.read"),
-        JsonSchema::new().mode(SchemaMode::Read).of::<T>(),
+        flavor.schema(SchemaMode::Read).of::<T>(),
     );
     for i in 0..samples {
         let value: T = generate(rng);
-        let text = to_json(&value);
+        let text = flavor.write(&value);
         cases.case(
             &format!("{name}.write"),
             true,
@@ -795,14 +834,15 @@ fn add_generated<T: Typed>(cases: &mut Cases, name: &str, rng: &mut Rng, samples
         if break_node(&mut broken, T::info(), &mut 0, target, rng) {
             add_broken::<T>(
                 cases,
-                name,
+                flavor,
+                base,
                 &format!("{name} #{i} (broken at node {target})"),
                 &broken,
             );
         }
         // The same value as a person may write it: sluice reads it, the read schema takes it.
         let loose = value_to_json(&loosen(json_to_value(&text), T::info(), rng));
-        if let Err(e) = sluice_reads::<T>(&loose) {
+        if let Err(e) = flavor.reads::<T>(&loose) {
             panic!("sluice does not read {loose}: {e}");
         }
         cases.case(
@@ -815,10 +855,11 @@ fn add_generated<T: Typed>(cases: &mut Cases, name: &str, rng: &mut Rng, samples
 }
 
 /// A document both schemas and sluice's reader must reject.
-fn add_broken<T: Typed>(cases: &mut Cases, name: &str, label: &str, doc: &Value) {
+fn add_broken<T: Typed>(cases: &mut Cases, flavor: Flavor, name: &str, label: &str, doc: &Value) {
+    let name = &format!("{}.{name}", flavor.prefix());
     let text = value_to_json(doc);
     assert!(
-        sluice_reads::<T>(&text).is_err(),
+        flavor.reads::<T>(&text).is_err(),
         "{label}: sluice reads {text} as {}",
         T::info().name()
     );
@@ -833,9 +874,16 @@ fn add_broken<T: Typed>(cases: &mut Cases, name: &str, label: &str, doc: &Value)
 
 /// A document sluice's reader accepts and the read schema too, but that sluice never writes
 /// (the write schema rejects it).
-fn add_read_only<T: Typed>(cases: &mut Cases, name: &str, label: &str, doc: &Value) {
+fn add_read_only<T: Typed>(
+    cases: &mut Cases,
+    flavor: Flavor,
+    name: &str,
+    label: &str,
+    doc: &Value,
+) {
+    let name = &format!("{}.{name}", flavor.prefix());
     let text = value_to_json(doc);
-    if let Err(e) = sluice_reads::<T>(&text) {
+    if let Err(e) = flavor.reads::<T>(&text) {
         panic!(
             "{label}: sluice does not read {text} as {}: {e}",
             T::info().name()
@@ -884,25 +932,21 @@ fn number(text: &str) -> Value {
     Value::number_text(text, hint)
 }
 
-#[test]
-fn the_validator_accepts_what_sluice_writes_and_rejects_broken_documents() {
-    if !validator_available() {
-        return;
-    }
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let mut cases = Cases::default();
-    add_generated::<Settings>(&mut cases, "settings", &mut rng, 150);
-    add_generated::<Node>(&mut cases, "node", &mut rng, 60);
-    add_generated::<Shape>(&mut cases, "shape", &mut rng, 80);
-    add_generated::<Vec<Option<Team>>>(&mut cases, "teams", &mut rng, 40);
-    add_generated::<HashMap<String, Vec<(u8, f64)>>>(&mut cases, "table", &mut rng, 40);
-    add_generated::<Flags<Access>>(&mut cases, "access", &mut rng, 40);
-    add_generated::<(Team, Pair, [u64; 2])>(&mut cases, "triple", &mut rng, 40);
+/// Adds the cases of one flavor: generated values of several types, broken documents and
+/// documents sluice only reads.
+fn add_flavor(cases: &mut Cases, flavor: Flavor, rng: &mut Rng) {
+    add_generated::<Settings>(cases, flavor, "settings", rng, 150);
+    add_generated::<Node>(cases, flavor, "node", rng, 60);
+    add_generated::<Shape>(cases, flavor, "shape", rng, 80);
+    add_generated::<Vec<Option<Team>>>(cases, flavor, "teams", rng, 40);
+    add_generated::<HashMap<String, Vec<(u8, f64)>>>(cases, flavor, "table", rng, 40);
+    add_generated::<Flags<Access>>(cases, flavor, "access", rng, 40);
+    add_generated::<(Team, Pair, [u64; 2])>(cases, flavor, "triple", rng, 40);
     let generated = cases.count;
 
     // Broken documents, derived from a written one.
-    let settings: Settings = generate(&mut rng);
-    let doc = json_to_value(&to_json(&settings));
+    let settings: Settings = generate(rng);
+    let doc = json_to_value(&flavor.write(&settings));
     let broken: Vec<(&str, Value)> = vec![
         (
             "wrong type: a string for u8",
@@ -1009,15 +1053,16 @@ fn the_validator_accepts_what_sluice_writes_and_rejects_broken_documents() {
         ),
     ];
     for (label, doc) in &broken {
-        add_broken::<Settings>(&mut cases, "settings", label, doc);
+        add_broken::<Settings>(cases, flavor, "settings", label, doc);
     }
     add_broken::<Node>(
-        &mut cases,
+        cases,
+        flavor,
         "node",
         "missing children",
         &Value::Map(vec![("label".into(), "x".into())]),
     );
-    add_broken::<Flags<Access>>(&mut cases, "access", "a float for flags", &1.5.into());
+    add_broken::<Flags<Access>>(cases, flavor, "access", "a float for flags", &1.5.into());
 
     // What sluice reads but never writes: aliases, absent defaulted and optional fields,
     // discriminants, flags as text.
@@ -1058,16 +1103,18 @@ fn the_validator_accepts_what_sluice_writes_and_rejects_broken_documents() {
         ),
     ];
     for (label, doc) in &read_only {
-        add_read_only::<Settings>(&mut cases, "settings", label, doc);
+        add_read_only::<Settings>(cases, flavor, "settings", label, doc);
     }
     add_read_only::<Flags<Access>>(
-        &mut cases,
+        cases,
+        flavor,
         "access",
         "flags as text with blanks",
         &" Write|Read ".into(),
     );
     add_read_only::<Item>(
-        &mut cases,
+        cases,
+        flavor,
         "item",
         "item without its options",
         &Value::Map(vec![
@@ -1075,12 +1122,28 @@ fn the_validator_accepts_what_sluice_writes_and_rejects_broken_documents() {
             ("quantity".into(), 1u64.into()),
         ]),
     );
-    cases.schema("item.write", JsonSchema::new().of::<Item>());
+    let item = format!("{}.item", flavor.prefix());
     cases.schema(
-        "item.read",
-        JsonSchema::new().mode(SchemaMode::Read).of::<Item>(),
+        &format!("{item}.write"),
+        flavor.schema(SchemaMode::Write).of::<Item>(),
     );
-
+    cases.schema(
+        &format!("{item}.read"),
+        flavor.schema(SchemaMode::Read).of::<Item>(),
+    );
     assert!(cases.count > generated + 2 * broken.len());
+}
+
+#[test]
+fn the_validator_accepts_what_sluice_writes_and_rejects_broken_documents() {
+    if !validator_available() {
+        return;
+    }
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut cases = Cases::default();
+    for flavor in Flavor::ALL {
+        add_flavor(&mut cases, flavor, &mut rng);
+    }
+    // One validator process for every flavor.
     cases.validate();
 }

@@ -23,6 +23,22 @@ pub enum SchemaMode {
     Read,
 }
 
+/// Which shapes the schema describes: those of the built-in JSON handler set, or the plain
+/// shapes of reflection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shapes {
+    /// What the built-in JSON handler set writes and reads (the one-line helpers
+    /// `sluice::json::to_string` / `from_str` use it): flags as arrays of names, unit enum
+    /// variants also from integer strings, maps with non-string keys as `$key` / `$value`
+    /// entries (also `Key` / `Value` on read), fixed arrays of 2 to 4 floats read as vectors,
+    /// unknown `$` fields skipped on read.
+    #[default]
+    Conventions,
+    /// The plain shapes of `PropertyReader` / `PropertyWriter` with no handler table: a flags
+    /// value is one name or an integer.
+    Plain,
+}
+
 /// A JSON Schema generator (draft 2020-12) for reflected types.
 ///
 /// The schema is a [`Value`]; write it with any writer. User types (structs and enums) go to
@@ -82,6 +98,7 @@ pub enum SchemaMode {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JsonSchema {
     mode: SchemaMode,
+    shapes: Shapes,
 }
 
 impl JsonSchema {
@@ -98,12 +115,21 @@ impl JsonSchema {
         self
     }
 
+    /// Sets the shapes described: the built-in JSON conventions (the default) or the plain
+    /// shapes of reflection.
+    #[must_use]
+    pub fn shapes(mut self, shapes: Shapes) -> JsonSchema {
+        self.shapes = shapes;
+        self
+    }
+
     /// The schema of the type described by `info`, with `$schema`, a `title` (the type's name)
     /// and the `$defs` of every user type it reaches.
     #[must_use]
     pub fn generate(&self, info: &'static TypeInfo) -> Value {
         let mut generator = Generator {
             mode: self.mode,
+            shapes: self.shapes,
             defs: Vec::new(),
             def_of_type: HashMap::new(),
             def_names: HashSet::new(),
@@ -214,6 +240,16 @@ fn regex_escape(text: &str) -> String {
     escaped
 }
 
+/// A pattern for the texts Rust's `i64` parsing reads as `value`: an optional sign and
+/// leading zeros.
+fn integer_text_pattern(value: i64) -> String {
+    match value {
+        0 => String::from("[+-]?0+"),
+        v if v < 0 => format!("-0*{}", v.unsigned_abs()),
+        v => format!("\\+?0*{v}"),
+    }
+}
+
 /// A name usable in a `$ref` fragment without escaping.
 fn def_name(type_name: &str) -> String {
     type_name
@@ -238,6 +274,7 @@ enum KeyForm {
 
 struct Generator {
     mode: SchemaMode,
+    shapes: Shapes,
     /// Definitions in the order first met; a definition being built holds `Null`.
     defs: Vec<(String, Value)>,
     def_of_type: HashMap<TypeId, usize>,
@@ -247,6 +284,10 @@ struct Generator {
 impl Generator {
     fn reading(&self) -> bool {
         self.mode == SchemaMode::Read
+    }
+
+    fn conventions(&self) -> bool {
+        self.shapes == Shapes::Conventions
     }
 
     /// The schema of a value of this type: a `$ref` for user types, inline otherwise.
@@ -319,12 +360,7 @@ impl Generator {
                 ("type", Value::from("array")),
                 ("items", self.schema(item())),
             ]),
-            TypeKind::Array { item, len } => object([
-                ("type", Value::from("array")),
-                ("items", self.schema(item())),
-                ("minItems", Value::from(len_value(*len))),
-                ("maxItems", Value::from(len_value(*len))),
-            ]),
+            TypeKind::Array { item, len } => self.array(item(), *len),
             TypeKind::Set { item } => {
                 let items = self.schema(item());
                 if self.reading() {
@@ -346,6 +382,40 @@ impl Generator {
                 Self::tuple(items)
             }
         }
+    }
+
+    fn array(&mut self, item: &'static TypeInfo, len: usize) -> Value {
+        let items = self.schema(item);
+        let is_float = matches!(
+            item.kind(),
+            TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64)
+        );
+        if self.reading() && self.conventions() && is_float && (2..=4).contains(&len) {
+            // A vector: an array of any length (missing components are 0, extra ones
+            // ignored), or an object of x / y / z / w in any case.
+            let axes: String = "xyzw"
+                .chars()
+                .take(len)
+                .flat_map(|c| [c, c.to_ascii_uppercase()])
+                .collect();
+            return any_of(vec![
+                object([("type", Value::from("array")), ("items", items.clone())]),
+                object([
+                    ("type", Value::from("object")),
+                    (
+                        "propertyNames",
+                        object([("pattern", Value::from(format!("^[{axes}]$")))]),
+                    ),
+                    ("additionalProperties", items),
+                ]),
+            ]);
+        }
+        object([
+            ("type", Value::from("array")),
+            ("items", items),
+            ("minItems", Value::from(len_value(len))),
+            ("maxItems", Value::from(len_value(len))),
+        ])
     }
 
     fn scalar(&self, kind: ScalarKind) -> Value {
@@ -420,6 +490,13 @@ impl Generator {
         if !one_name_of.is_empty() {
             schema.push((Value::from("allOf"), Value::Array(one_name_of)));
         }
+        if self.reading() && self.conventions() {
+            // Unknown fields named `$...` are skipped.
+            schema.push((
+                Value::from("patternProperties"),
+                object([("^\\$", Value::Bool(true))]),
+            ));
+        }
         schema.push((Value::from("additionalProperties"), Value::Bool(false)));
         Value::Map(schema)
     }
@@ -434,12 +511,14 @@ impl Generator {
 
     fn enumeration(&mut self, info: &'static EnumInfo) -> Value {
         let mut unit_names = Vec::new();
+        let mut unit_discriminants = Vec::new();
         let mut alternatives = Vec::new();
         for variant in info.variants {
             if variant.style == VariantStyle::Unit {
                 unit_names.extend(self.variant_names(variant).into_iter().map(Value::from));
                 if self.reading() {
                     unit_names.push(Value::from(variant.discriminant));
+                    unit_discriminants.push(integer_text_pattern(variant.discriminant));
                 }
                 continue;
             }
@@ -465,6 +544,17 @@ impl Generator {
                 ]));
             }
         }
+        if self.reading() && self.conventions() && !unit_discriminants.is_empty() {
+            // A unit variant's discriminant as text (`"5"`, `" +05 "`).
+            let pattern = format!("^\\s*(?:{})\\s*$", unit_discriminants.join("|"));
+            alternatives.insert(
+                0,
+                object([
+                    ("type", Value::from("string")),
+                    ("pattern", Value::from(pattern)),
+                ]),
+            );
+        }
         if !unit_names.is_empty() {
             alternatives.insert(0, object([("enum", Value::Array(unit_names))]));
         }
@@ -477,34 +567,58 @@ impl Generator {
 
     /// A `Flags<E>` value.
     fn flags(&self, info: &'static EnumInfo) -> Value {
-        let names = info.variants.iter().map(|v| v.name);
-        let integer = |not: Option<Value>| {
+        let integer = |extra: Option<(&str, Value)>| {
             let mut schema = vec![
                 (Value::from("type"), Value::from("integer")),
                 (Value::from("minimum"), Value::from(i64::MIN)),
                 (Value::from("maximum"), Value::from(i64::MAX)),
             ];
-            if let Some(not) = not {
-                schema.push((Value::from("not"), not));
+            if let Some((keyword, value)) = extra {
+                schema.push((Value::from(keyword), value));
             }
             Value::Map(schema)
         };
         if self.reading() {
-            // `"Read | Exec"`: names (or aliases) separated by `|`, blanks around them.
-            let all_names: Vec<String> = info
+            let names: Vec<&str> = info
                 .variants
                 .iter()
                 .flat_map(|v| std::iter::once(v.name).chain(v.aliases.iter().copied()))
-                .map(regex_escape)
                 .collect();
-            let name = format!("(?:{})", all_names.join("|"));
+            // `"Read | Exec"`: names separated by `|`, blanks around them.
+            let alternation: Vec<String> = names.iter().map(|n| regex_escape(n)).collect();
+            let name = format!("(?:{})", alternation.join("|"));
             let pattern = format!("^\\s*(?:{name}\\s*)?(?:\\|\\s*(?:{name}\\s*)?)*$");
-            return any_of(vec![
-                object([
-                    ("type", Value::from("string")),
-                    ("pattern", Value::from(pattern)),
-                ]),
-                integer(None),
+            let mut alternatives = Vec::new();
+            if self.conventions() {
+                // `["Read", "Exec", 16]`: names and integers, ORed.
+                let item = any_of(vec![object([("enum", strings(names))]), integer(None)]);
+                alternatives.push(object([("type", Value::from("array")), ("items", item)]));
+            }
+            alternatives.push(object([
+                ("type", Value::from("string")),
+                ("pattern", Value::from(pattern)),
+            ]));
+            alternatives.push(integer(None));
+            return any_of(alternatives);
+        }
+        if self.conventions() {
+            // The names covering the bits, then the bits no name covers as one integer.
+            let names = info
+                .variants
+                .iter()
+                .filter(|v| v.discriminant != 0)
+                .map(|v| v.name);
+            let leftover = integer(Some(("not", object([("const", Value::from(0i64))]))));
+            return object([
+                ("type", Value::from("array")),
+                (
+                    "items",
+                    any_of(vec![object([("enum", strings(names))]), leftover]),
+                ),
+                ("uniqueItems", Value::Bool(true)),
+                ("contains", of_type("integer")),
+                ("minContains", Value::from(0u64)),
+                ("maxContains", Value::from(1u64)),
             ]);
         }
         // A value equal to one flag is written as its name, any other as its integer.
@@ -515,12 +629,15 @@ impl Generator {
             .collect();
         let mut alternatives = Vec::new();
         if !info.variants.is_empty() {
-            alternatives.push(object([("enum", strings(names))]));
+            alternatives.push(object([(
+                "enum",
+                strings(info.variants.iter().map(|v| v.name)),
+            )]));
         }
-        alternatives.push(integer(Some(object([(
-            "enum",
-            Value::Array(discriminants),
-        )]))));
+        alternatives.push(integer(Some((
+            "not",
+            object([("enum", Value::Array(discriminants))]),
+        ))));
         any_of(alternatives)
     }
 
@@ -552,7 +669,7 @@ impl Generator {
                 };
                 KeyForm::Text(Some(object([("pattern", Value::from(pattern))])))
             }
-            TypeKind::Enum(e) if !e.flags && e.is_unit_only() => {
+            TypeKind::Enum(e) if e.flags_of.is_none() && e.is_unit_only() => {
                 let names = e.variants.iter().flat_map(|v| self.variant_names(v));
                 KeyForm::Text(Some(object([("enum", strings(names))])))
             }
@@ -571,15 +688,43 @@ impl Generator {
                 Value::Map(schema)
             }
             KeyForm::Entries => {
-                let entry = object([
-                    ("type", Value::from("object")),
-                    (
-                        "properties",
-                        object([("$key", self.schema(key)), ("$value", self.schema(value))]),
-                    ),
-                    ("required", strings(["$key", "$value"])),
-                    ("additionalProperties", Value::Bool(false)),
-                ]);
+                let (key, value) = (self.schema(key), self.schema(value));
+                let entry = if self.reading() && self.conventions() {
+                    // O3DE's `Key` / `Value` are read too.
+                    let either = |a: &str, b: &str| {
+                        object([(
+                            "anyOf",
+                            Value::Array(vec![
+                                object([("required", strings([a]))]),
+                                object([("required", strings([b]))]),
+                            ]),
+                        )])
+                    };
+                    object([
+                        ("type", Value::from("object")),
+                        (
+                            "properties",
+                            object([
+                                ("$key", key.clone()),
+                                ("Key", key),
+                                ("$value", value.clone()),
+                                ("Value", value),
+                            ]),
+                        ),
+                        (
+                            "allOf",
+                            Value::Array(vec![either("$key", "Key"), either("$value", "Value")]),
+                        ),
+                        ("additionalProperties", Value::Bool(false)),
+                    ])
+                } else {
+                    object([
+                        ("type", Value::from("object")),
+                        ("properties", object([("$key", key), ("$value", value)])),
+                        ("required", strings(["$key", "$value"])),
+                        ("additionalProperties", Value::Bool(false)),
+                    ])
+                };
                 object([("type", Value::from("array")), ("items", entry)])
             }
         }

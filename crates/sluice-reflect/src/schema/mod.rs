@@ -29,7 +29,7 @@
 mod json_schema;
 mod type_info;
 
-pub use json_schema::{JsonSchema, SchemaMode};
+pub use json_schema::{JsonSchema, SchemaMode, Shapes};
 pub use type_info::type_info;
 
 /// The `$schema` URI of the JSON Schema dialect produced (draft 2020-12).
