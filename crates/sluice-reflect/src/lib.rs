@@ -34,6 +34,7 @@
 extern crate self as sluice_reflect;
 
 mod flags;
+pub mod handlers;
 mod impls;
 pub mod info;
 mod reader;
@@ -43,6 +44,7 @@ pub mod schema;
 mod writer;
 
 pub use flags::Flags;
+pub use handlers::{Deserializer, Serializer};
 pub use impls::HashBuilder;
 pub use info::{
     EnumInfo, FieldDefault, FieldInfo, GenericInfoCell, ScalarKind, StructInfo, StructStyle,
@@ -75,6 +77,14 @@ pub mod codes {
     pub const LENGTH_MISMATCH: ErrorCode = ErrorCode::new("reflect", "LengthMismatch");
     /// A string that is not a valid uuid.
     pub const INVALID_UUID: ErrorCode = ErrorCode::new("reflect", "InvalidUuid");
+    /// No rule, uuid handler or kind handler of a handler table applies to a value.
+    pub const NO_MATCHING_HANDLER: ErrorCode = ErrorCode::new("reflect", "NoMatchingHandler");
+    /// A polymorphic value names a type that is not a registered implementor.
+    pub const UNKNOWN_TYPE: ErrorCode = ErrorCode::new("reflect", "UnknownType");
+    /// A polymorphic value has no `"$type"` key.
+    pub const MISSING_TYPE: ErrorCode = ErrorCode::new("reflect", "MissingType");
+    /// A value a convention reads has the wrong form (bad base64, bad color...).
+    pub const INVALID_FORM: ErrorCode = ErrorCode::new("reflect", "InvalidForm");
 }
 
 /// Items used by the code `#[derive(Reflect)]` generates. Not a public API.

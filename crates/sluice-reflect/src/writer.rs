@@ -1230,3 +1230,130 @@ impl Writer for PropertyWriter<'_> {
         }
     }
 }
+
+/// Looks through `Box<T>` kinds to the type whose view a container frame uses.
+fn through_box(mut info: &'static crate::TypeInfo) -> &'static crate::TypeInfo {
+    while let crate::TypeKind::Box { inner } = info.kind() {
+        info = inner();
+    }
+    info
+}
+
+/// Follows `Some` and newtype structs in the value until the place has the type `expected`.
+fn resolve_to(slot: &mut dyn Reflect, expected: std::any::TypeId) -> Option<&mut dyn Reflect> {
+    let mut current: *mut dyn Reflect = slot;
+    loop {
+        // SAFETY: as in `resolve`: `current` is `slot` or a place inside it, and `slot`'s
+        // exclusive borrow is held for the whole function.
+        let place = unsafe { &mut *current };
+        if place.type_info().type_id() == expected {
+            return Some(place);
+        }
+        let next: *mut dyn Reflect = match place.reflect_mut() {
+            ReflectMut::Option(o) => o.get_or_insert_default(),
+            ReflectMut::Struct(s) if s.is_newtype() => s.field_mut(0)?,
+            _ => return None,
+        };
+        current = next;
+    }
+}
+
+/// Hooks for handler tables: learn the type of the next place, and write a whole value into
+/// it with custom code (see `handlers::Deserializer`).
+impl PropertyWriter<'_> {
+    /// The declared type of the place the next value goes to (an `Option`, a newtype struct
+    /// or a `Box` is answered as itself), without changing anything. `None` when no value may
+    /// come next (a field name is expected, or the value is complete).
+    #[must_use]
+    pub fn next_value_info(&self) -> Option<&'static crate::TypeInfo> {
+        let Some(frame) = self.stack.last() else {
+            if self.root_written {
+                return None;
+            }
+            // SAFETY: the root is valid for 'a and nothing borrows it mutably now.
+            return Some(unsafe { self.root.as_ref() }.type_info());
+        };
+        // SAFETY: the top frame's container is live; this only reads type information.
+        let target = unsafe { frame.target.as_ref() };
+        let slot = match &frame.kind {
+            Kind::Fields {
+                pending: Some(index),
+                infos,
+                ..
+            } => (infos.get(*index)?.ty)(),
+            Kind::Seq { source, index, .. } => match source {
+                SeqSource::List => match through_box(target.type_info()).kind() {
+                    crate::TypeKind::List { item } | crate::TypeKind::Array { item, .. } => item(),
+                    _ => return None,
+                },
+                SeqSource::Tuple => match through_box(target.type_info()).kind() {
+                    crate::TypeKind::Tuple { items } => items.get(*index)?(),
+                    _ => return None,
+                },
+                SeqSource::StructFields => (own_info(target).as_struct()?.fields.get(*index)?.ty)(),
+                SeqSource::VariantFields => (variant_fields(target).get(*index)?.ty)(),
+            },
+            Kind::Map { has_key, .. } => match through_box(target.type_info()).kind() {
+                crate::TypeKind::Map { key, value } => {
+                    if *has_key {
+                        value()
+                    } else {
+                        key()
+                    }
+                }
+                _ => return None,
+            },
+            Kind::Set { .. } => match through_box(target.type_info()).kind() {
+                crate::TypeKind::Set { item } => item(),
+                _ => return None,
+            },
+            Kind::Option { filled: false } => match through_box(target.type_info()).kind() {
+                crate::TypeKind::Option { some } => some(),
+                _ => return None,
+            },
+            Kind::Pass { filled: false } => target.type_info(),
+            Kind::Tag {
+                stage: TagStage::Payload,
+                style: VariantStyle::Newtype,
+                ..
+            } => (variant_fields(target).first()?.ty)(),
+            _ => return None,
+        };
+        Some(slot)
+    }
+
+    /// Writes one whole value into the next place with `write`, which receives the place of
+    /// type `expected` (the type [`next_value_info`](Self::next_value_info) answered, or one
+    /// inside it through `Some` and newtype structs) and the data path of the value. Errors without a path get this value's path and type path.
+    ///
+    /// # Errors
+    /// When no value may come next, the place does not have the type `expected`, or `write`
+    /// fails.
+    pub fn write_value_with<T>(
+        &mut self,
+        expected: &'static crate::TypeInfo,
+        write: impl FnOnce(&mut dyn Reflect, &Path) -> Result<T>,
+    ) -> Result<T> {
+        let mut slot = self.slot()?;
+        let path = self.path();
+        // SAFETY: `slot` was just reached from the top frame (or the root) and is the only
+        // place being changed while `write` runs.
+        let Some(place) = resolve_to(unsafe { slot.as_mut() }, expected.type_id()) else {
+            return Err(self.locate(Error::new(
+                core_codes::INVALID_STRUCTURE,
+                format!("the next place is not a {}", expected.name()),
+            )));
+        };
+        match write(place, &path) {
+            Ok(value) => {
+                self.value_done()?;
+                Ok(value)
+            }
+            Err(error) if error.path().is_none() => {
+                let type_path = self.type_path();
+                Err(error.with_path(path).with_type_path(type_path))
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
