@@ -9,13 +9,16 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::OnceLock;
 
 use sluice_core::{OwnedNumber, Value, ValueReader, ValueWriter, pipe};
 use sluice_json::{JsonOptions, JsonReader, JsonWriter, SliceInput, WriterOptions};
+use sluice_reflect::handlers::{Mark, builtin};
 use sluice_reflect::info::{StructStyle, VariantStyle};
 use sluice_reflect::schema::{JsonSchema, SchemaMode, Shapes};
 use sluice_reflect::{
-    Flags, PropertyReader, PropertyWriter, Reflect, ScalarKind, TypeInfo, TypeKind, Typed, Uuid,
+    Flags, PropertyReader, PropertyWriter, Reflect, ScalarKind, TypeInfo, TypeKind, TypeRegistry,
+    Typed, Uuid,
 };
 
 // ---- the types ----
@@ -117,6 +120,220 @@ struct Node {
     children: Vec<Node>,
 }
 
+// The types of the handler conventions (marks and trait objects, in `registry()`).
+
+#[derive(Reflect, Debug, Clone)]
+struct Rgba {
+    r: f32,
+    g: f32,
+    b: f32,
+    a: f32,
+}
+
+#[derive(Reflect, Debug, Clone)]
+struct Vec3 {
+    x: f32,
+    y: f32,
+    z: f64,
+}
+
+trait Part: Reflect {}
+
+#[derive(Reflect, Debug)]
+struct Wheel {
+    radius: f32,
+    #[reflect(default)]
+    spokes: u8,
+}
+
+#[derive(Reflect, Debug)]
+struct Lamp {
+    #[reflect(rename = "colour", alias = "color")]
+    tint: Rgba,
+    on: Option<bool>,
+}
+
+impl Part for Wheel {}
+impl Part for Lamp {}
+
+sluice_reflect::reflect_trait_object!(Part, default = Wheel);
+
+#[derive(Reflect)]
+struct Scene {
+    name: String,
+    data: Vec<u8>,
+    tint: Rgba,
+    pos: Vec3,
+    dir: [f32; 3],
+    cells: BTreeMap<(u8, u8), String>,
+    parts: Vec<Box<dyn Part>>,
+    main: Box<dyn Part>,
+    access: Flags<Access>,
+    team: Team,
+    #[reflect(default)]
+    tags: BTreeSet<String>,
+}
+
+/// The registry the conventions flavor writes and reads with.
+fn registry() -> &'static TypeRegistry {
+    static REGISTRY: OnceLock<TypeRegistry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut registry = TypeRegistry::new();
+        registry
+            .mark::<Vec<u8>>(Mark::Blob)
+            .mark::<Rgba>(Mark::Color)
+            .mark::<Vec3>(Mark::Vector)
+            .register_polymorphic::<Box<dyn Part>, Wheel>(|w| Box::new(w))
+            .register_polymorphic::<Box<dyn Part>, Lamp>(|l| Box::new(l))
+            .register::<Scene>();
+        registry
+    })
+}
+
+/// The registry of a flavor: `Some` when the handler conventions apply.
+type Reg = Option<&'static TypeRegistry>;
+
+fn has_mark(info: &TypeInfo, mark: Mark, reg: Reg) -> bool {
+    reg.is_some_and(|r| r.has_mark(info, mark))
+}
+
+/// The implementor named by the `$type` of `doc`, when `info` is a registered trait object.
+fn implementor_of(doc: &Value, info: &TypeInfo, reg: Reg) -> Option<&'static TypeInfo> {
+    let implementors = reg?.implementors(info)?;
+    let name = doc.get("$type")?.as_str()?;
+    implementors.into_iter().find(|i| i.name() == name)
+}
+
+fn is_float_vector(info: &TypeInfo) -> bool {
+    matches!(info.kind(), TypeKind::Array { item, len }
+        if (2..=4).contains(len)
+            && matches!(item().kind(), TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64)))
+}
+
+/// Values of the conventions' own forms: trait objects with `$type`, colors as arrays.
+fn random_special(info: &'static TypeInfo, rng: &mut Rng, depth: usize, reg: Reg) -> Option<Value> {
+    let registry = reg?;
+    if let Some(implementors) = registry.implementors(info) {
+        let implementor = implementors[rng.below(implementors.len() as u64) as usize];
+        let Value::Map(mut fields) = random_value(implementor, rng, depth + 1, reg) else {
+            panic!("implementors are named structs")
+        };
+        let at = rng.below(fields.len() as u64 + 1) as usize;
+        fields.insert(at, (Value::from("$type"), Value::from(implementor.name())));
+        return Some(Value::Map(fields));
+    }
+    if has_mark(info, Mark::Color, reg) {
+        let fields = info.as_struct().expect("a struct").fields;
+        return Some(Value::Array(
+            fields
+                .iter()
+                .map(|f| random_value((f.ty)(), rng, depth + 1, reg))
+                .collect(),
+        ));
+    }
+    None
+}
+
+/// Other spellings the conventions read: `$type` last, colors as `{"RGBA": [...]}`, vectors
+/// as objects of capital axes, flags as text, unit variants as integer strings, map entries
+/// as `Key` / `Value`, a `$comment` field.
+fn loosen_special(doc: &Value, info: &'static TypeInfo, rng: &mut Rng, reg: Reg) -> Option<Value> {
+    reg?;
+    if let Some(implementor) = implementor_of(doc, info, reg) {
+        let Value::Map(entries) = doc.clone() else {
+            return None;
+        };
+        let (kind, rest): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|(k, _)| k.as_str() == Some("$type"));
+        let fields = implementor.as_struct().map_or(&[][..], |s| s.fields);
+        let Value::Map(mut out) = loosen_fields(rest, fields, rng, reg) else {
+            return None;
+        };
+        out.extend(kind);
+        return Some(Value::Map(out));
+    }
+    let components = doc.as_array();
+    if has_mark(info, Mark::Color, reg) && rng.chance(2) {
+        let form = if components?.len() == 4 {
+            "rgba"
+        } else {
+            "RGB"
+        };
+        return Some(Value::Map(vec![(Value::from(form), doc.clone())]));
+    }
+    if (has_mark(info, Mark::Vector, reg) || is_float_vector(info)) && rng.chance(2) {
+        let axes = ["X", "y", "Z", "w"];
+        return Some(Value::Map(
+            components?
+                .iter()
+                .zip(axes)
+                .map(|(v, axis)| (Value::from(axis), v.clone()))
+                .collect(),
+        ));
+    }
+    match (info.kind(), doc) {
+        (TypeKind::Enum(e), Value::Array(items)) if e.flags_of.is_some() && rng.chance(2) => {
+            let names: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+            Some(names.map_or_else(|| doc.clone(), |names| Value::from(names.join("|"))))
+        }
+        (TypeKind::Enum(e), Value::String(name)) if e.is_unit_only() && rng.chance(3) => {
+            let variant = e.variants.iter().find(|v| v.name == name)?;
+            Some(Value::from(format!(" {} ", variant.discriminant)))
+        }
+        (TypeKind::Map { key, value }, Value::Array(entries)) => Some(Value::Array(
+            entries
+                .iter()
+                .map(|entry| {
+                    let (k, v) = (entry.get("$key").cloned()?, entry.get("$value").cloned()?);
+                    let (kn, vn) = if rng.chance(2) {
+                        ("Key", "Value")
+                    } else {
+                        ("$key", "$value")
+                    };
+                    Some(Value::Map(vec![
+                        (Value::from(vn), loosen(v, value(), rng, reg)),
+                        (Value::from(kn), loosen(k, key(), rng, reg)),
+                    ]))
+                })
+                .collect::<Option<Vec<_>>>()?,
+        )),
+        (TypeKind::Struct(s), Value::Map(entries))
+            if s.style == StructStyle::Named && rng.chance(4) =>
+        {
+            let Value::Map(mut out) = loosen_fields(entries.clone(), s.fields, rng, reg) else {
+                return None;
+            };
+            out.push((Value::from("$comment"), Value::from("skipped")));
+            Some(Value::Map(out))
+        }
+        _ => None,
+    }
+}
+
+/// Wrong values where the conventions read more than one shape.
+fn wrong_special(
+    current: &Value,
+    info: &'static TypeInfo,
+    rng: &mut Rng,
+    reg: Reg,
+) -> Option<Value> {
+    let registry = reg?;
+    if registry.implementors(info).is_some() {
+        let mut doc = current.clone();
+        match rng.below(3) {
+            0 => doc.insert("$type", Value::from("NoSuchType")),
+            1 => doc.remove("$type"),
+            _ => doc.insert("unknown_field", Value::Null),
+        };
+        return Some(doc);
+    }
+    let marked = [Mark::Blob, Mark::Color, Mark::Vector]
+        .into_iter()
+        .any(|mark| has_mark(info, mark, reg));
+    (marked || is_float_vector(info)).then(|| Value::from(true))
+}
+
 // ---- a deterministic generator of values of any reflected type ----
 
 /// xorshift64*: small, fast, and the same sequence on every machine.
@@ -212,25 +429,35 @@ fn random_scalar(kind: ScalarKind, rng: &mut Rng) -> Value {
 
 /// A value of the type of `info`, in the shape sluice reads. Deep values get empty lists and
 /// unit variants, so recursive types stay small.
-fn random_value(info: &'static TypeInfo, rng: &mut Rng, depth: usize) -> Value {
+fn random_value(info: &'static TypeInfo, rng: &mut Rng, depth: usize, reg: Reg) -> Value {
     let deep = depth > 3;
+    if let Some(special) = random_special(info, rng, depth, reg) {
+        return special;
+    }
     let count = |rng: &mut Rng| if deep { 0 } else { rng.below(4) };
     match info.kind() {
         TypeKind::Scalar(kind) => random_scalar(*kind, rng),
         TypeKind::Uuid => Value::String(Uuid::from_u128(rng.wide()).to_string()),
         TypeKind::Struct(s) => match s.style {
             StructStyle::Unit => Value::Null,
-            StructStyle::Tuple if s.is_newtype() => random_value((s.fields[0].ty)(), rng, depth),
+            StructStyle::Tuple if s.is_newtype() => {
+                random_value((s.fields[0].ty)(), rng, depth, reg)
+            }
             StructStyle::Tuple => Value::Array(
                 s.fields
                     .iter()
-                    .map(|f| random_value((f.ty)(), rng, depth + 1))
+                    .map(|f| random_value((f.ty)(), rng, depth + 1, reg))
                     .collect(),
             ),
             StructStyle::Named => Value::Map(
                 s.fields
                     .iter()
-                    .map(|f| (Value::from(f.name), random_value((f.ty)(), rng, depth + 1)))
+                    .map(|f| {
+                        (
+                            Value::from(f.name),
+                            random_value((f.ty)(), rng, depth + 1, reg),
+                        )
+                    })
                     .collect(),
             ),
         },
@@ -259,19 +486,26 @@ fn random_value(info: &'static TypeInfo, rng: &mut Rng, depth: usize) -> Value {
             };
             let payload = match variant.style {
                 VariantStyle::Unit => return Value::from(variant.name),
-                VariantStyle::Newtype => random_value((variant.fields[0].ty)(), rng, depth + 1),
+                VariantStyle::Newtype => {
+                    random_value((variant.fields[0].ty)(), rng, depth + 1, reg)
+                }
                 VariantStyle::Tuple => Value::Array(
                     variant
                         .fields
                         .iter()
-                        .map(|f| random_value((f.ty)(), rng, depth + 1))
+                        .map(|f| random_value((f.ty)(), rng, depth + 1, reg))
                         .collect(),
                 ),
                 VariantStyle::Struct => Value::Map(
                     variant
                         .fields
                         .iter()
-                        .map(|f| (Value::from(f.name), random_value((f.ty)(), rng, depth + 1)))
+                        .map(|f| {
+                            (
+                                Value::from(f.name),
+                                random_value((f.ty)(), rng, depth + 1, reg),
+                            )
+                        })
                         .collect(),
                 ),
             };
@@ -279,20 +513,20 @@ fn random_value(info: &'static TypeInfo, rng: &mut Rng, depth: usize) -> Value {
         }
         TypeKind::List { item } | TypeKind::Set { item } => Value::Array(
             (0..count(rng))
-                .map(|_| random_value(item(), rng, depth + 1))
+                .map(|_| random_value(item(), rng, depth + 1, reg))
                 .collect(),
         ),
         TypeKind::Array { item, len } => Value::Array(
             (0..*len)
-                .map(|_| random_value(item(), rng, depth + 1))
+                .map(|_| random_value(item(), rng, depth + 1, reg))
                 .collect(),
         ),
         TypeKind::Map { key, value } => Value::Map(
             (0..count(rng))
                 .map(|_| {
                     (
-                        random_value(key(), rng, depth + 1),
-                        random_value(value(), rng, depth + 1),
+                        random_value(key(), rng, depth + 1, reg),
+                        random_value(value(), rng, depth + 1, reg),
                     )
                 })
                 .collect(),
@@ -301,28 +535,31 @@ fn random_value(info: &'static TypeInfo, rng: &mut Rng, depth: usize) -> Value {
             if rng.chance(3) {
                 Value::Null
             } else {
-                random_value(some(), rng, depth)
+                random_value(some(), rng, depth, reg)
             }
         }
-        TypeKind::Box { inner } => random_value(inner(), rng, depth),
+        TypeKind::Box { inner } => random_value(inner(), rng, depth, reg),
         TypeKind::Tuple { items: [] } => Value::Null,
         TypeKind::Tuple { items } => Value::Array(
             items
                 .iter()
-                .map(|t| random_value(t(), rng, depth + 1))
+                .map(|t| random_value(t(), rng, depth + 1, reg))
                 .collect(),
         ),
     }
 }
 
 /// A generated `T`: a random value read into a fresh `T` by sluice.
-fn generate<T: Typed>(rng: &mut Rng) -> T {
-    let value = random_value(T::info(), rng, 0);
+fn generate<T: Typed>(flavor: Flavor, rng: &mut Rng) -> T {
+    let value = random_value(T::info(), rng, 0, flavor.registry());
     let mut target = T::reflect_default();
-    pipe(
-        &mut ValueReader::new(&value),
-        &mut PropertyWriter::new(&mut target),
-    )
+    let mut reader = ValueReader::new(&value);
+    match flavor {
+        Flavor::Plain => pipe(&mut reader, &mut PropertyWriter::new(&mut target)),
+        Flavor::Conventions => {
+            builtin::json().deserialize_into(&mut reader, &mut target, registry(), &mut ())
+        }
+    }
     .unwrap_or_else(|e| {
         panic!(
             "generated {value:?} does not read as {}: {e}",
@@ -335,15 +572,18 @@ fn generate<T: Typed>(rng: &mut Rng) -> T {
 /// Rewrites a written document (`doc`, of the type of `info`) into another spelling sluice
 /// reads: fields under an alias, defaulted and optional fields left out, unit variants by
 /// alias or discriminant, flags as `A | B` text, uuids braced in capitals.
-fn loosen(doc: Value, info: &'static TypeInfo, rng: &mut Rng) -> Value {
+fn loosen(doc: Value, info: &'static TypeInfo, rng: &mut Rng, reg: Reg) -> Value {
+    if let Some(special) = loosen_special(&doc, info, rng, reg) {
+        return special;
+    }
     match (info.kind(), doc) {
-        (TypeKind::Struct(s), doc) if s.is_newtype() => loosen(doc, (s.fields[0].ty)(), rng),
-        (TypeKind::Struct(s), Value::Map(entries)) => loosen_fields(entries, s.fields, rng),
+        (TypeKind::Struct(s), doc) if s.is_newtype() => loosen(doc, (s.fields[0].ty)(), rng, reg),
+        (TypeKind::Struct(s), Value::Map(entries)) => loosen_fields(entries, s.fields, rng, reg),
         (TypeKind::Struct(s), Value::Array(items)) => Value::Array(
             items
                 .into_iter()
                 .zip(s.fields)
-                .map(|(item, f)| loosen(item, (f.ty)(), rng))
+                .map(|(item, f)| loosen(item, (f.ty)(), rng, reg))
                 .collect(),
         ),
         (TypeKind::Enum(e), Value::Number(n)) if e.flags_of.is_some() => {
@@ -387,15 +627,17 @@ fn loosen(doc: Value, info: &'static TypeInfo, rng: &mut Rng) -> Value {
                 .find(|v| v.name == name)
                 .expect("a variant");
             let payload = match (variant.style, payload) {
-                (VariantStyle::Newtype, payload) => loosen(payload, (variant.fields[0].ty)(), rng),
+                (VariantStyle::Newtype, payload) => {
+                    loosen(payload, (variant.fields[0].ty)(), rng, reg)
+                }
                 (VariantStyle::Struct, Value::Map(fields)) => {
-                    loosen_fields(fields, variant.fields, rng)
+                    loosen_fields(fields, variant.fields, rng, reg)
                 }
                 (VariantStyle::Tuple, Value::Array(items)) => Value::Array(
                     items
                         .into_iter()
                         .zip(variant.fields)
-                        .map(|(item, f)| loosen(item, (f.ty)(), rng))
+                        .map(|(item, f)| loosen(item, (f.ty)(), rng, reg))
                         .collect(),
                 ),
                 (_, other) => other,
@@ -408,22 +650,27 @@ fn loosen(doc: Value, info: &'static TypeInfo, rng: &mut Rng) -> Value {
         (
             TypeKind::List { item } | TypeKind::Set { item } | TypeKind::Array { item, .. },
             Value::Array(items),
-        ) => Value::Array(items.into_iter().map(|v| loosen(v, item(), rng)).collect()),
+        ) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| loosen(v, item(), rng, reg))
+                .collect(),
+        ),
         (TypeKind::Tuple { items: types }, Value::Array(items)) => Value::Array(
             items
                 .into_iter()
                 .zip(*types)
-                .map(|(item, t)| loosen(item, t(), rng))
+                .map(|(item, t)| loosen(item, t(), rng, reg))
                 .collect(),
         ),
         (TypeKind::Map { value, .. }, Value::Map(entries)) => Value::Map(
             entries
                 .into_iter()
-                .map(|(k, v)| (k, loosen(v, value(), rng)))
+                .map(|(k, v)| (k, loosen(v, value(), rng, reg)))
                 .collect(),
         ),
-        (TypeKind::Option { some }, doc) if !doc.is_null() => loosen(doc, some(), rng),
-        (TypeKind::Box { inner }, doc) => loosen(doc, inner(), rng),
+        (TypeKind::Option { some }, doc) if !doc.is_null() => loosen(doc, some(), rng, reg),
+        (TypeKind::Box { inner }, doc) => loosen(doc, inner(), rng, reg),
         (_, doc) => doc,
     }
 }
@@ -432,6 +679,7 @@ fn loosen_fields(
     entries: Vec<(Value, Value)>,
     fields: &'static [sluice_reflect::FieldInfo],
     rng: &mut Rng,
+    reg: Reg,
 ) -> Value {
     let mut out = Vec::new();
     for (key, value) in entries {
@@ -448,14 +696,17 @@ fn loosen_fields(
         } else {
             key
         };
-        out.push((name, loosen(value, (field.ty)(), rng)));
+        out.push((name, loosen(value, (field.ty)(), rng, reg)));
     }
     Value::Map(out)
 }
 
 /// A value sluice refuses where a value of the type of `info` is due (`None` when the type
 /// takes anything of that shape, like `()`).
-fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng) -> Option<Value> {
+fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng, reg: Reg) -> Option<Value> {
+    if let Some(special) = wrong_special(current, info, rng, reg) {
+        return Some(special);
+    }
     let wrong = match info.kind() {
         TypeKind::Scalar(ScalarKind::Bool) => Value::from(1u64),
         TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64) => Value::from("1.5"),
@@ -482,7 +733,7 @@ fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng) -> Optio
         }
         TypeKind::Uuid => Value::from("0000"),
         TypeKind::Struct(s) if s.is_newtype() => {
-            return wrong_value(current, (s.fields[0].ty)(), rng);
+            return wrong_value(current, (s.fields[0].ty)(), rng, reg);
         }
         TypeKind::Struct(s) if s.style == StructStyle::Named && rng.chance(2) => {
             // An unknown field, or a required field left out.
@@ -514,7 +765,7 @@ fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng) -> Optio
             if rng.chance(2) && *len > 0 {
                 items.pop();
             } else {
-                items.push(random_value(item(), rng, 9));
+                items.push(random_value(item(), rng, 9, reg));
             }
             Value::Array(items)
         }
@@ -522,9 +773,9 @@ fn wrong_value(current: &Value, info: &'static TypeInfo, rng: &mut Rng) -> Optio
         TypeKind::Tuple { .. } => Value::Array(vec![]),
         TypeKind::Map { .. } => Value::Array(vec![Value::from(1u64)]),
         TypeKind::Option { some } => {
-            return wrong_value(&Value::Null, some(), rng).filter(|v| !v.is_null());
+            return wrong_value(&Value::Null, some(), rng, reg).filter(|v| !v.is_null());
         }
-        TypeKind::Box { inner } => return wrong_value(current, inner(), rng),
+        TypeKind::Box { inner } => return wrong_value(current, inner(), rng, reg),
     };
     Some(wrong)
 }
@@ -537,9 +788,10 @@ fn break_node(
     counter: &mut usize,
     target: usize,
     rng: &mut Rng,
+    reg: Reg,
 ) -> bool {
     if *counter == target {
-        if let Some(wrong) = wrong_value(doc, info, rng) {
+        if let Some(wrong) = wrong_value(doc, info, rng, reg) {
             *doc = wrong;
             return true;
         }
@@ -547,8 +799,17 @@ fn break_node(
     }
     *counter += 1;
     let child = |doc: &mut Value, info: &'static TypeInfo, counter: &mut usize, rng: &mut Rng| {
-        break_node(doc, info, counter, target, rng)
+        break_node(doc, info, counter, target, rng, reg)
     };
+    if let (Some(implementor), Value::Map(entries)) = (implementor_of(doc, info, reg), &mut *doc) {
+        let fields = implementor.as_struct().map_or(&[][..], |s| s.fields);
+        return entries.iter_mut().any(|(k, v)| {
+            fields
+                .iter()
+                .find(|f| k.as_str() == Some(f.name))
+                .is_some_and(|f| child(v, (f.ty)(), counter, rng))
+        });
+    }
     match (info.kind(), doc) {
         (TypeKind::Struct(s), doc) if s.is_newtype() => {
             child(doc, (s.fields[0].ty)(), counter, rng)
@@ -596,6 +857,17 @@ fn break_node(
         (TypeKind::Map { value, .. }, Value::Map(entries)) => entries
             .iter_mut()
             .any(|(_, v)| child(v, value(), counter, rng)),
+        // `[{"$key": k, "$value": v}]`
+        (TypeKind::Map { key, value }, Value::Array(entries)) => entries.iter_mut().any(|entry| {
+            let Value::Map(pair) = entry else {
+                return false;
+            };
+            pair.iter_mut().any(|(name, v)| match name.as_str() {
+                Some("$key") => child(v, key(), counter, rng),
+                Some("$value") => child(v, value(), counter, rng),
+                _ => false,
+            })
+        }),
         (TypeKind::Option { some }, doc) if !doc.is_null() => child(doc, some(), counter, rng),
         (TypeKind::Box { inner }, doc) => child(doc, inner(), counter, rng),
         _ => false,
@@ -603,11 +875,11 @@ fn break_node(
 }
 
 /// The number of nodes `break_node` can visit in `doc`.
-fn count_nodes(doc: &Value, info: &'static TypeInfo) -> usize {
+fn count_nodes(doc: &Value, info: &'static TypeInfo, reg: Reg) -> usize {
     let mut copy = doc.clone();
     let mut counter = 0;
     let mut rng = Rng(1);
-    break_node(&mut copy, info, &mut counter, usize::MAX, &mut rng);
+    break_node(&mut copy, info, &mut counter, usize::MAX, &mut rng, reg);
     counter
 }
 
@@ -618,22 +890,33 @@ fn count_nodes(doc: &Value, info: &'static TypeInfo) -> usize {
 enum Flavor {
     /// `PropertyReader` / `PropertyWriter` piped to and from JSON, no handler table.
     Plain,
+    /// The built-in JSON handler set (what `sluice::json::to_string` / `from_str` use), with
+    /// a registry of marks and polymorphic implementors.
+    Conventions,
 }
 
 impl Flavor {
-    const ALL: [Flavor; 1] = [Flavor::Plain];
+    const ALL: [Flavor; 2] = [Flavor::Plain, Flavor::Conventions];
 
     fn prefix(self) -> &'static str {
         match self {
             Flavor::Plain => "plain",
+            Flavor::Conventions => "conventions",
         }
     }
 
-    fn schema(self, mode: SchemaMode) -> JsonSchema {
-        let shapes = match self {
-            Flavor::Plain => Shapes::Plain,
-        };
-        JsonSchema::new().mode(mode).shapes(shapes)
+    fn registry(self) -> Reg {
+        match self {
+            Flavor::Plain => None,
+            Flavor::Conventions => Some(registry()),
+        }
+    }
+
+    fn schema(self, mode: SchemaMode) -> JsonSchema<'static> {
+        match self {
+            Flavor::Plain => JsonSchema::new().mode(mode).shapes(Shapes::Plain),
+            Flavor::Conventions => JsonSchema::new().mode(mode).registry(registry()),
+        }
     }
 
     /// The JSON text sluice writes for `value`.
@@ -641,6 +924,9 @@ impl Flavor {
         let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
         match self {
             Flavor::Plain => pipe(&mut PropertyReader::new(value), &mut writer),
+            Flavor::Conventions => {
+                builtin::json_serializer().serialize(value, &mut writer, registry())
+            }
         }
         .expect("sluice writes the value");
         writer.into_string().expect("UTF-8")
@@ -652,6 +938,9 @@ impl Flavor {
         let mut target = T::reflect_default();
         match self {
             Flavor::Plain => pipe(&mut reader, &mut PropertyWriter::new(&mut target)),
+            Flavor::Conventions => {
+                builtin::json().deserialize_into(&mut reader, &mut target, registry(), &mut ())
+            }
         }
     }
 }
@@ -803,6 +1092,7 @@ fn add_generated<T: Typed>(
     samples: usize,
 ) {
     let base = name;
+    let reg = flavor.registry();
     let name = &format!("{}.{name}", flavor.prefix());
     cases.schema(
         &format!("{name}.write"),
@@ -813,7 +1103,7 @@ fn add_generated<T: Typed>(
         flavor.schema(SchemaMode::Read).of::<T>(),
     );
     for i in 0..samples {
-        let value: T = generate(rng);
+        let value: T = generate(flavor, rng);
         let text = flavor.write(&value);
         cases.case(
             &format!("{name}.write"),
@@ -830,8 +1120,8 @@ fn add_generated<T: Typed>(
         // One node replaced by a value sluice refuses: both schemas refuse it too.
         let doc = json_to_value(&text);
         let mut broken = doc.clone();
-        let target = rng.below(count_nodes(&doc, T::info()) as u64) as usize;
-        if break_node(&mut broken, T::info(), &mut 0, target, rng) {
+        let target = rng.below(count_nodes(&doc, T::info(), reg) as u64) as usize;
+        if break_node(&mut broken, T::info(), &mut 0, target, rng, reg) {
             add_broken::<T>(
                 cases,
                 flavor,
@@ -841,7 +1131,7 @@ fn add_generated<T: Typed>(
             );
         }
         // The same value as a person may write it: sluice reads it, the read schema takes it.
-        let loose = value_to_json(&loosen(json_to_value(&text), T::info(), rng));
+        let loose = value_to_json(&loosen(json_to_value(&text), T::info(), rng, reg));
         if let Err(e) = flavor.reads::<T>(&loose) {
             panic!("sluice does not read {loose}: {e}");
         }
@@ -942,10 +1232,14 @@ fn add_flavor(cases: &mut Cases, flavor: Flavor, rng: &mut Rng) {
     add_generated::<HashMap<String, Vec<(u8, f64)>>>(cases, flavor, "table", rng, 40);
     add_generated::<Flags<Access>>(cases, flavor, "access", rng, 40);
     add_generated::<(Team, Pair, [u64; 2])>(cases, flavor, "triple", rng, 40);
+    if matches!(flavor, Flavor::Conventions) {
+        add_generated::<Scene>(cases, flavor, "scene", rng, 120);
+        add_generated::<BTreeMap<(Team, i8), Vec<Box<dyn Part>>>>(cases, flavor, "parts", rng, 40);
+    }
     let generated = cases.count;
 
     // Broken documents, derived from a written one.
-    let settings: Settings = generate(rng);
+    let settings: Settings = generate(flavor, rng);
     let doc = json_to_value(&flavor.write(&settings));
     let broken: Vec<(&str, Value)> = vec![
         (
@@ -1122,6 +1416,9 @@ fn add_flavor(cases: &mut Cases, flavor: Flavor, rng: &mut Rng) {
             ("quantity".into(), 1u64.into()),
         ]),
     );
+    if matches!(flavor, Flavor::Conventions) {
+        add_convention_cases(cases, rng);
+    }
     let item = format!("{}.item", flavor.prefix());
     cases.schema(
         &format!("{item}.write"),
@@ -1132,6 +1429,178 @@ fn add_flavor(cases: &mut Cases, flavor: Flavor, rng: &mut Rng) {
         flavor.schema(SchemaMode::Read).of::<Item>(),
     );
     assert!(cases.count > generated + 2 * broken.len());
+}
+
+/// Broken and read-only documents of the conventions' own forms.
+fn add_convention_cases(cases: &mut Cases, rng: &mut Rng) {
+    let flavor = Flavor::Conventions;
+    let scene: Scene = generate(flavor, rng);
+    let doc = json_to_value(&flavor.write(&scene));
+    let wheel = |kind: Option<&str>| {
+        let mut wheel = vec![(Value::from("radius"), Value::from(1.5))];
+        if let Some(kind) = kind {
+            wheel.push((Value::from("$type"), Value::from(kind)));
+        }
+        Value::Map(wheel)
+    };
+    let one = |key: &str, value: Value| Value::Map(vec![(Value::from(key), value)]);
+    let numbers = |items: &[f64]| Value::Array(items.iter().map(|&n| Value::from(n)).collect());
+    let bytes = |items: &[u64]| Value::Array(items.iter().map(|&n| Value::from(n)).collect());
+    let entry = |pairs: Vec<(&str, Value)>| {
+        Value::Array(vec![Value::Map(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (Value::from(k), v))
+                .collect(),
+        )])
+    };
+    let cell_key = || bytes(&[1, 2]);
+    let broken: Vec<(&str, Value)> = vec![
+        (
+            "trait object without $type",
+            with(&doc, "main", wheel(None)),
+        ),
+        ("unknown $type", with(&doc, "main", wheel(Some("Gear")))),
+        (
+            "hex color of 5 digits",
+            with(&doc, "tint", one("HEX", "12345".into())),
+        ),
+        ("color text not hex", with(&doc, "tint", "#12345G".into())),
+        (
+            "8-bit color out of range",
+            with(&doc, "tint", one("RGB8", bytes(&[1, 2, 256]))),
+        ),
+        (
+            "RGB with 4 components",
+            with(&doc, "tint", one("RGB", numbers(&[1.0, 0.5, 0.0, 1.0]))),
+        ),
+        (
+            "color object with two forms",
+            with(
+                &doc,
+                "tint",
+                Value::Map(vec![
+                    ("RGB".into(), numbers(&[1.0, 0.5, 0.0])),
+                    ("HEX".into(), "000000".into()),
+                ]),
+            ),
+        ),
+        (
+            "color of 2 components",
+            with(&doc, "tint", numbers(&[1.0, 0.5])),
+        ),
+        ("blob not base64", with(&doc, "data", "!!!!".into())),
+        (
+            "unknown flag in the array",
+            with(
+                &doc,
+                "access",
+                Value::Array(vec!["Read".into(), "Delete".into()]),
+            ),
+        ),
+        (
+            "map entry without a value",
+            with(&doc, "cells", entry(vec![("$key", cell_key())])),
+        ),
+        (
+            "map entry with a third key",
+            with(
+                &doc,
+                "cells",
+                entry(vec![
+                    ("$key", cell_key()),
+                    ("$value", "x".into()),
+                    ("extra", 1u64.into()),
+                ]),
+            ),
+        ),
+        (
+            "map with complex keys as an object",
+            with(&doc, "cells", Value::Map(vec![("a".into(), "x".into())])),
+        ),
+        (
+            "vector object with an unknown axis",
+            with(&doc, "dir", one("q", 1.0.into())),
+        ),
+        (
+            "vector of text",
+            with(&doc, "pos", Value::Array(vec!["1".into()])),
+        ),
+        (
+            "unknown enum integer string",
+            with(&doc, "team", "3".into()),
+        ),
+        ("unknown non-$ field", with(&doc, "comment", "x".into())),
+    ];
+    for (label, doc) in &broken {
+        add_broken::<Scene>(cases, flavor, "scene", label, doc);
+    }
+    let wheel_uuid = Wheel::info().uuid().to_string();
+    let read_only: Vec<(&str, Value)> = vec![
+        (
+            "$type by uuid",
+            with(&doc, "main", wheel(Some(&wheel_uuid))),
+        ),
+        (
+            "$type by type path",
+            with(&doc, "main", wheel(Some(Wheel::info().type_path()))),
+        ),
+        ("color as #RRGGBB", with(&doc, "tint", "#FF4D33".into())),
+        (
+            "color as HEXA",
+            with(&doc, "tint", one("HEXA", "FF4D33CC".into())),
+        ),
+        (
+            "color as rgb8 in lower case",
+            with(&doc, "tint", one("rgb8", bytes(&[255, 0, 10]))),
+        ),
+        (
+            "color of 3 components",
+            with(&doc, "tint", numbers(&[0.5, 0.25, 1.0])),
+        ),
+        ("short vector", with(&doc, "dir", numbers(&[1.0]))),
+        (
+            "long vector, extra ignored",
+            with(
+                &doc,
+                "dir",
+                Value::Array(vec![1.0.into(), 2.0.into(), 3.0.into(), "x".into()]),
+            ),
+        ),
+        (
+            "vector struct as an object",
+            with(&doc, "pos", Value::Map(vec![("Z".into(), 1.0.into())])),
+        ),
+        ("enum as an integer string", with(&doc, "team", "7".into())),
+        (
+            "flags as integers",
+            with(&doc, "access", Value::Array(vec![1u64.into(), 4u64.into()])),
+        ),
+        (
+            "map entry as Key / Value",
+            with(
+                &doc,
+                "cells",
+                entry(vec![("Value", "x".into()), ("Key", cell_key())]),
+            ),
+        ),
+        ("unpadded base64", with(&doc, "data", "Zm9vYg".into())),
+        (
+            "empty object for a map with complex keys",
+            with(&doc, "cells", Value::Map(vec![])),
+        ),
+        (
+            "blob as a list of bytes",
+            with(&doc, "data", bytes(&[1, 2])),
+        ),
+        (
+            "$ field skipped",
+            with(&doc, "$schema", "scene.json".into()),
+        ),
+    ];
+    for (label, doc) in &read_only {
+        add_read_only::<Scene>(cases, flavor, "scene", label, doc);
+    }
 }
 
 #[test]

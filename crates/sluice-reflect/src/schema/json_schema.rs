@@ -7,8 +7,9 @@ use sluice_core::{OwnedNumber, Value};
 
 use super::DRAFT_2020_12;
 use super::type_info::len_value;
+use crate::handlers::Mark;
 use crate::info::{EnumInfo, FieldDefault, FieldInfo, StructStyle, VariantInfo, VariantStyle};
-use crate::{ScalarKind, TypeInfo, TypeKind, Typed};
+use crate::{ScalarKind, TypeInfo, TypeKind, TypeRegistry, Typed};
 
 /// Which side of sluice's JSON the schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -19,7 +20,7 @@ pub enum SchemaMode {
     Write,
     /// What sluice reads: fields also under their aliases, defaulted and `Option` fields may
     /// be absent, unit enum variants also by discriminant, flags also as `"A | B"` text or an
-    /// integer.
+    /// integer, and the other read forms of the conventions.
     Read,
 }
 
@@ -41,9 +42,13 @@ pub enum Shapes {
 
 /// A JSON Schema generator (draft 2020-12) for reflected types.
 ///
-/// The schema is a [`Value`]; write it with any writer. User types (structs and enums) go to
-/// `$defs` under their names and are referred to with `$ref`, so recursive types work; the
-/// root refers to its own type.
+/// The schema is a [`Value`]; write it with any writer. User types (structs and enums) and
+/// registered trait objects go to `$defs` under their names and are referred to with `$ref`, so
+/// recursive types work; the root refers to its own type.
+///
+/// By default it describes the built-in JSON handler set ([`Shapes::Conventions`]); give it the
+/// registry the tables use ([`registry`](JsonSchema::registry)) for blobs, colors, vectors and
+/// trait objects.
 ///
 /// | Rust type | schema ([`SchemaMode::Write`]) |
 /// |---|---|
@@ -58,19 +63,23 @@ pub enum Shapes {
 /// | `struct S(A)`, `Box<A>` | the schema of `A` |
 /// | `struct S;`, `()` | `{"type": "null"}` |
 /// | enum | `{"oneOf": [{"enum": [unit names]}, {"type": "object", "properties": {"V": payload}, "required": ["V"], ...}]}` |
-/// | `Flags<E>` | a name of `E`, or an integer no single name has |
+/// | `Flags<E>` | an array of names of `E`, then at most one integer (the bits no name covers) |
 /// | `Vec<A>`, `VecDeque<A>` | `{"type": "array", "items": A}` |
 /// | `[A; N]` | `{"type": "array", "items": A, "minItems": N, "maxItems": N}` |
 /// | `HashSet<A>`, `BTreeSet<A>` | `{"type": "array", "items": A, "uniqueItems": true}` |
 /// | maps with string, number, bool, char, uuid or unit-enum keys | `{"type": "object", "propertyNames": K, "additionalProperties": V}` |
 /// | maps with other keys | `{"type": "array", "items": {"type": "object", "properties": {"$key": K, "$value": V}, ...}}` |
 /// | `Option<A>` | `{"anyOf": [{"type": "null"}, A]}` |
+/// | lists marked [`Mark::Blob`] | `{"type": "string", "contentEncoding": "base64", ...}` |
+/// | structs marked [`Mark::Color`] or [`Mark::Vector`] | an array of their components |
+/// | registered trait objects | `{"oneOf": [{"properties": {"$type": {"enum": ["Circle"]}, ...}}, ...]}` |
 ///
 /// [`SchemaMode::Read`] relaxes it to what sluice reads: a field's aliases are accepted as
 /// alternative property names (`required` becomes an `anyOf` of the names), fields with a
-/// default and `Option` fields are not required, unit variants are also accepted by their
-/// discriminant, flags also as `"Read | Write"` text or an integer, uuids in every form the
-/// `uuid` crate parses, sets with duplicates.
+/// default and `Option` fields are not required, unknown `$` fields are skipped, unit variants
+/// are also accepted by their discriminant (as a number or text), flags also as
+/// `"Read | Write"` text or an integer, uuids in every form the `uuid` crate parses, sets with
+/// duplicates, vectors and colors in all their read forms, `$type` by path or uuid.
 ///
 /// ```
 /// use sluice_core::Value;
@@ -96,29 +105,46 @@ pub enum Shapes {
 /// assert!(config.get("required").is_none(), "one of two names: an anyOf instead");
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
-pub struct JsonSchema {
+pub struct JsonSchema<'r> {
     mode: SchemaMode,
     shapes: Shapes,
+    registry: Option<&'r TypeRegistry>,
 }
 
-impl JsonSchema {
-    /// A generator of [`SchemaMode::Write`] schemas.
+impl JsonSchema<'static> {
+    /// A generator of [`SchemaMode::Write`] schemas of the built-in JSON conventions, with no
+    /// registry (no marks, no polymorphic types).
     #[must_use]
-    pub fn new() -> JsonSchema {
+    pub fn new() -> JsonSchema<'static> {
         JsonSchema::default()
     }
+}
 
+impl<'r> JsonSchema<'r> {
     /// Sets the mode: what sluice writes, or what it reads.
     #[must_use]
-    pub fn mode(mut self, mode: SchemaMode) -> JsonSchema {
+    pub fn mode(mut self, mode: SchemaMode) -> JsonSchema<'r> {
         self.mode = mode;
         self
+    }
+
+    /// Takes the marks ([`Mark::Blob`], [`Mark::Color`], [`Mark::Vector`]) and the
+    /// polymorphic implementors of `registry` into account, as the handler tables do when
+    /// given the same registry: blobs as base64 strings, colors and vectors as arrays,
+    /// trait objects as `{"$type": ..., fields}` objects of one of their implementors.
+    #[must_use]
+    pub fn registry<'s>(self, registry: &'s TypeRegistry) -> JsonSchema<'s> {
+        JsonSchema {
+            mode: self.mode,
+            shapes: self.shapes,
+            registry: Some(registry),
+        }
     }
 
     /// Sets the shapes described: the built-in JSON conventions (the default) or the plain
     /// shapes of reflection.
     #[must_use]
-    pub fn shapes(mut self, shapes: Shapes) -> JsonSchema {
+    pub fn shapes(mut self, shapes: Shapes) -> JsonSchema<'r> {
         self.shapes = shapes;
         self
     }
@@ -130,6 +156,7 @@ impl JsonSchema {
         let mut generator = Generator {
             mode: self.mode,
             shapes: self.shapes,
+            registry: self.registry,
             defs: Vec::new(),
             def_of_type: HashMap::new(),
             def_names: HashSet::new(),
@@ -250,6 +277,31 @@ fn integer_text_pattern(value: i64) -> String {
     }
 }
 
+/// Standard base64 with padding, as the blob convention writes it.
+const BASE64_PATTERN: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
+/// Padded or unpadded base64, as the blob convention reads it.
+const BASE64_READ_PATTERN: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2,3})?={0,2}$";
+
+fn object_enum(values: Vec<Value>) -> Value {
+    object([("enum", Value::Array(values))])
+}
+
+fn is_float(info: &TypeInfo) -> bool {
+    matches!(
+        info.kind(),
+        TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64)
+    )
+}
+
+fn is_number(info: &TypeInfo) -> bool {
+    matches!(
+        info.kind(),
+        TypeKind::Scalar(kind)
+            if !matches!(kind, ScalarKind::Bool | ScalarKind::Char | ScalarKind::String)
+    )
+}
+
 /// A name usable in a `$ref` fragment without escaping.
 fn def_name(type_name: &str) -> String {
     type_name
@@ -272,16 +324,17 @@ enum KeyForm {
     Entries,
 }
 
-struct Generator {
+struct Generator<'r> {
     mode: SchemaMode,
     shapes: Shapes,
+    registry: Option<&'r TypeRegistry>,
     /// Definitions in the order first met; a definition being built holds `Null`.
     defs: Vec<(String, Value)>,
     def_of_type: HashMap<TypeId, usize>,
     def_names: HashSet<String>,
 }
 
-impl Generator {
+impl Generator<'_> {
     fn reading(&self) -> bool {
         self.mode == SchemaMode::Read
     }
@@ -294,8 +347,68 @@ impl Generator {
     fn schema(&mut self, info: &'static TypeInfo) -> Value {
         match info.kind() {
             TypeKind::Struct(_) | TypeKind::Enum(_) => self.reference(info),
+            TypeKind::Box { .. } if self.implementors(info).is_some() => self.reference(info),
             _ => self.inline(info),
         }
+    }
+
+    /// The registry, when the conventions apply and one was given.
+    fn conventions_registry(&self) -> Option<&TypeRegistry> {
+        self.registry.filter(|_| self.conventions())
+    }
+
+    fn has_mark(&self, info: &TypeInfo, mark: Mark) -> bool {
+        self.conventions_registry()
+            .is_some_and(|registry| registry.has_mark(info, mark))
+    }
+
+    fn implementors(&self, info: &TypeInfo) -> Option<Vec<&'static TypeInfo>> {
+        self.conventions_registry()?.implementors(info)
+    }
+
+    /// The schema of a type a registered convention writes in its own form, if any.
+    fn marked(&mut self, info: &'static TypeInfo) -> Option<Value> {
+        if let Some(implementors) = self.implementors(info) {
+            return Some(self.polymorphic(&implementors));
+        }
+        if let TypeKind::List { item } = info.kind()
+            && self.has_mark(info, Mark::Blob)
+        {
+            let pattern = if self.reading() {
+                BASE64_READ_PATTERN
+            } else {
+                BASE64_PATTERN
+            };
+            let text = object([
+                ("type", Value::from("string")),
+                ("contentEncoding", Value::from("base64")),
+                ("pattern", Value::from(pattern)),
+            ]);
+            if !self.reading() {
+                return Some(text);
+            }
+            // A plain list of bytes is read too.
+            let list = object([
+                ("type", Value::from("array")),
+                ("items", self.schema(item())),
+            ]);
+            return Some(any_of(vec![text, list]));
+        }
+        let fields = info.as_struct().map(|s| s.fields)?;
+        if self.has_mark(info, Mark::Color)
+            && (3..=4).contains(&fields.len())
+            && fields.iter().all(|f| is_float((f.ty)()))
+        {
+            return Some(self.color(fields));
+        }
+        if self.has_mark(info, Mark::Vector)
+            && (2..=4).contains(&fields.len())
+            && fields.iter().all(|f| is_number((f.ty)()))
+        {
+            let components: Vec<Value> = fields.iter().map(|f| self.schema((f.ty)())).collect();
+            return Some(self.vector(components));
+        }
+        None
     }
 
     fn reference(&mut self, info: &'static TypeInfo) -> Value {
@@ -328,6 +441,9 @@ impl Generator {
     }
 
     fn inline(&mut self, info: &'static TypeInfo) -> Value {
+        if let Some(schema) = self.marked(info) {
+            return schema;
+        }
         match info.kind() {
             TypeKind::Scalar(kind) => self.scalar(*kind),
             TypeKind::Uuid => {
@@ -386,29 +502,8 @@ impl Generator {
 
     fn array(&mut self, item: &'static TypeInfo, len: usize) -> Value {
         let items = self.schema(item);
-        let is_float = matches!(
-            item.kind(),
-            TypeKind::Scalar(ScalarKind::F32 | ScalarKind::F64)
-        );
-        if self.reading() && self.conventions() && is_float && (2..=4).contains(&len) {
-            // A vector: an array of any length (missing components are 0, extra ones
-            // ignored), or an object of x / y / z / w in any case.
-            let axes: String = "xyzw"
-                .chars()
-                .take(len)
-                .flat_map(|c| [c, c.to_ascii_uppercase()])
-                .collect();
-            return any_of(vec![
-                object([("type", Value::from("array")), ("items", items.clone())]),
-                object([
-                    ("type", Value::from("object")),
-                    (
-                        "propertyNames",
-                        object([("pattern", Value::from(format!("^[{axes}]$")))]),
-                    ),
-                    ("additionalProperties", items),
-                ]),
-            ]);
+        if self.conventions() && is_float(item) && (2..=4).contains(&len) {
+            return self.vector(vec![items; len]);
         }
         object([
             ("type", Value::from("array")),
@@ -416,6 +511,134 @@ impl Generator {
             ("minItems", Value::from(len_value(len))),
             ("maxItems", Value::from(len_value(len))),
         ])
+    }
+
+    /// A vector of these components: written as an array of them; read from an array of any
+    /// length (missing components are 0, extra ones skipped unread) or from an object of
+    /// x / y / z / w keys in any case.
+    fn vector(&self, components: Vec<Value>) -> Value {
+        if !self.reading() {
+            return Self::tuple(components);
+        }
+        let axes = components
+            .iter()
+            .zip(["x", "y", "z", "w"])
+            .map(|(schema, axis)| {
+                let upper = axis.to_ascii_uppercase();
+                (Value::from(format!("^[{axis}{upper}]$")), schema.clone())
+            });
+        any_of(vec![
+            object([
+                ("type", Value::from("array")),
+                ("prefixItems", Value::Array(components.clone())),
+            ]),
+            object([
+                ("type", Value::from("object")),
+                ("patternProperties", Value::Map(axes.collect())),
+                ("additionalProperties", Value::Bool(false)),
+            ]),
+        ])
+    }
+
+    /// A color of these float fields (r, g, b and maybe a).
+    fn color(&mut self, fields: &'static [FieldInfo]) -> Value {
+        let components: Vec<Value> = fields.iter().map(|f| self.schema((f.ty)())).collect();
+        if !self.reading() {
+            return Self::tuple(components);
+        }
+        let numbers = |len: u64, item: Value| {
+            object([
+                ("type", Value::from("array")),
+                ("items", item),
+                ("minItems", Value::from(len)),
+                ("maxItems", Value::from(len)),
+            ])
+        };
+        let number = of_type("number");
+        let byte = object([
+            ("type", Value::from("integer")),
+            ("minimum", Value::from(0u64)),
+            ("maximum", Value::from(255u64)),
+        ]);
+        let hex = |digits: usize| {
+            object([
+                ("type", Value::from("string")),
+                ("pattern", Value::from(format!("^[0-9A-Fa-f]{{{digits}}}$"))),
+            ])
+        };
+        // One key, in any case.
+        let forms = object([
+            ("^[Rr][Gg][Bb]$", numbers(3, number.clone())),
+            ("^[Rr][Gg][Bb][Aa]$", numbers(4, number.clone())),
+            ("^[Rr][Gg][Bb]8$", numbers(3, byte.clone())),
+            ("^[Rr][Gg][Bb][Aa]8$", numbers(4, byte)),
+            ("^[Hh][Ee][Xx]$", hex(6)),
+            ("^[Hh][Ee][Xx][Aa]$", hex(8)),
+        ]);
+        any_of(vec![
+            object([
+                ("type", Value::from("array")),
+                ("items", number),
+                ("minItems", Value::from(3u64)),
+                ("maxItems", Value::from(4u64)),
+            ]),
+            object([
+                ("type", Value::from("string")),
+                (
+                    "pattern",
+                    Value::from("^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"),
+                ),
+            ]),
+            object([
+                ("type", Value::from("object")),
+                ("minProperties", Value::from(1u64)),
+                ("maxProperties", Value::from(1u64)),
+                ("patternProperties", forms),
+                ("additionalProperties", Value::Bool(false)),
+            ]),
+        ])
+    }
+
+    /// A trait object: `{"$type": name, fields...}` of one of its registered implementors.
+    fn polymorphic(&mut self, implementors: &[&'static TypeInfo]) -> Value {
+        let alternatives = implementors
+            .iter()
+            .map(|implementor| {
+                let fields = implementor.as_struct().map_or(&[][..], |s| s.fields);
+                let names = if self.reading() {
+                    // By name, full path or uuid.
+                    let uuid = implementor.uuid();
+                    vec![
+                        Value::from(implementor.name()),
+                        Value::from(implementor.type_path()),
+                        Value::from(uuid.to_string()),
+                        Value::from(uuid.hyphenated().to_string().to_uppercase()),
+                    ]
+                } else {
+                    vec![Value::from(implementor.name())]
+                };
+                let Value::Map(mut object) = self.fields(fields) else {
+                    return Value::Bool(false);
+                };
+                for (key, value) in &mut object {
+                    match (key.as_str(), value) {
+                        (Some("properties"), Value::Map(properties)) => {
+                            properties
+                                .insert(0, (Value::from("$type"), object_enum(names.clone())));
+                        }
+                        (Some("required"), Value::Array(required)) => {
+                            required.insert(0, Value::from("$type"));
+                        }
+                        _ => {}
+                    }
+                }
+                if !object.iter().any(|(k, _)| k.as_str() == Some("required")) {
+                    object.insert(2, (Value::from("required"), strings(["$type"])));
+                }
+                Value::Map(object)
+            })
+            .collect();
+        object([("oneOf", Value::Array(alternatives))])
     }
 
     fn scalar(&self, kind: ScalarKind) -> Value {
@@ -725,7 +948,16 @@ impl Generator {
                         ("additionalProperties", Value::Bool(false)),
                     ])
                 };
-                object([("type", Value::from("array")), ("items", entry)])
+                let entries = object([("type", Value::from("array")), ("items", entry)]);
+                if self.reading() {
+                    // An empty object reads as an empty map too.
+                    let empty = object([
+                        ("type", Value::from("object")),
+                        ("maxProperties", Value::from(0u64)),
+                    ]);
+                    return any_of(vec![entries, empty]);
+                }
+                entries
             }
         }
     }

@@ -30,7 +30,7 @@ mod json_schema;
 mod type_info;
 
 pub use json_schema::{JsonSchema, SchemaMode, Shapes};
-pub use type_info::type_info;
+pub use type_info::{type_info, type_info_with};
 
 /// The `$schema` URI of the JSON Schema dialect produced (draft 2020-12).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";

@@ -4,8 +4,9 @@ use std::any::TypeId;
 
 use sluice_core::Value;
 
+use crate::handlers::Mark;
 use crate::info::{FieldInfo, StructStyle, VariantStyle};
-use crate::{ScalarKind, TypeInfo, TypeKind};
+use crate::{ScalarKind, TypeInfo, TypeKind, TypeRegistry};
 
 /// The structure of a type as a compact [`Value`], in the style of flecs' `type_info`.
 ///
@@ -53,13 +54,48 @@ use crate::{ScalarKind, TypeInfo, TypeKind};
 /// ```
 #[must_use]
 pub fn type_info(info: &'static TypeInfo) -> Value {
-    let mut walk = Walk { open: Vec::new() };
+    let mut walk = Walk {
+        open: Vec::new(),
+        registry: None,
+    };
+    walk.form(info)
+}
+
+/// As [`type_info`], with the marks and polymorphic implementors of `registry`:
+///
+/// | type | form |
+/// |---|---|
+/// | a list marked [`Mark::Blob`] | `["blob"]` |
+/// | a struct marked [`Mark::Color`] | `["color", component, N]` |
+/// | a struct marked [`Mark::Vector`] | `["vector", component, N]` |
+/// | a registered trait object (`Box<dyn Shape>`) | `["dyn", {"Circle": {...}, "Square": {...}}]` |
+///
+/// ```
+/// use sluice_core::Value;
+/// use sluice_reflect::{Reflect, TypeRegistry, Typed, handlers::Mark, schema::type_info_with};
+///
+/// #[derive(Reflect, Debug)]
+/// struct Rgba { r: f32, g: f32, b: f32, a: f32 }
+///
+/// let mut registry = TypeRegistry::new();
+/// registry.mark::<Rgba>(Mark::Color).mark::<Vec<u8>>(Mark::Blob);
+/// let color = type_info_with(Rgba::info(), &registry);
+/// assert_eq!(color, Value::Array(vec!["color".into(), Value::Array(vec!["f32".into()]), Value::from(4u64)]));
+/// assert_eq!(type_info_with(<Vec<u8>>::info(), &registry), Value::Array(vec!["blob".into()]));
+/// ```
+#[must_use]
+pub fn type_info_with(info: &'static TypeInfo, registry: &TypeRegistry) -> Value {
+    let mut walk = Walk {
+        open: Vec::new(),
+        registry: Some(registry),
+    };
     walk.form(info)
 }
 
 /// The types being expanded, to stop at recursion.
-struct Walk {
+struct Walk<'r> {
     open: Vec<TypeId>,
+    registry: Option<&'r TypeRegistry>,
 }
 
 fn tagged(kind: &str, rest: impl IntoIterator<Item = Value>) -> Value {
@@ -75,7 +111,7 @@ fn scalar_name(kind: ScalarKind) -> &'static str {
     }
 }
 
-impl Walk {
+impl Walk<'_> {
     fn form(&mut self, info: &'static TypeInfo) -> Value {
         // Only user types (structs and enums) can refer back to themselves.
         let nominal = matches!(info.kind(), TypeKind::Struct(_) | TypeKind::Enum(_));
@@ -92,7 +128,37 @@ impl Walk {
         form
     }
 
+    /// The form of a type a registered convention writes in its own shape, if any.
+    fn marked(&mut self, info: &'static TypeInfo) -> Option<Value> {
+        let registry = self.registry?;
+        if let Some(implementors) = registry.implementors(info) {
+            let forms = implementors
+                .into_iter()
+                .map(|implementor| (Value::from(implementor.name()), self.form(implementor)))
+                .collect();
+            return Some(tagged("dyn", [Value::Map(forms)]));
+        }
+        if registry.has_mark(info, Mark::Blob) {
+            return Some(tagged("blob", []));
+        }
+        let fields = info.as_struct()?.fields;
+        let first = fields.first()?;
+        for (mark, kind) in [(Mark::Color, "color"), (Mark::Vector, "vector")] {
+            if registry.has_mark(info, mark) {
+                let component = self.form((first.ty)());
+                return Some(tagged(
+                    kind,
+                    [component, Value::from(len_value(fields.len()))],
+                ));
+            }
+        }
+        None
+    }
+
     fn expand(&mut self, info: &'static TypeInfo) -> Value {
+        if let Some(form) = self.marked(info) {
+            return form;
+        }
         match info.kind() {
             TypeKind::Scalar(kind) => tagged(scalar_name(*kind), []),
             TypeKind::Uuid => tagged("uuid", []),
