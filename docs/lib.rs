@@ -38,3 +38,7 @@ pub struct Performance;
 #[doc = include_str!("src/handlers.md")]
 #[derive(Debug)]
 pub struct Handlers;
+
+#[doc = include_str!("src/schemas.md")]
+#[derive(Debug)]
+pub struct Schemas;

@@ -41,6 +41,7 @@ mod num;
 mod reader;
 mod reflect;
 mod registry;
+pub mod schema;
 mod writer;
 
 pub use flags::Flags;

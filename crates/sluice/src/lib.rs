@@ -46,6 +46,7 @@ pub use sluice_reflect as reflect;
 
 pub use sluice_core::{Entry, Error, Reader, Result, Value, Writer, pipe};
 pub use sluice_reflect::handlers::options::{FloatFormat, SerializeOptions, TypeTags};
+pub use sluice_reflect::schema;
 pub use sluice_reflect::{PropertyReader, PropertyWriter, Reflect, TypeRegistry, Typed};
 
 /// The name given to in-memory input in rendered errors.
