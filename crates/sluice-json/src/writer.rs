@@ -570,6 +570,21 @@ fn push_lexical<T: lexical_core::ToLexical + FormattedSize>(out: &mut Vec<u8>, v
     out.extend_from_slice(written);
 }
 
+/// Appends the shortest text that reads back as exactly `value` (finite), always with a
+/// `.` or an exponent so it reads back as a float: `1.0`, `0.1`, `1e+300`, `5e-324`.
+#[inline(always)]
+fn push_shortest_f64(out: &mut Vec<u8>, value: f64) {
+    let mut buffer = zmij::Buffer::new();
+    out.extend_from_slice(buffer.format_finite(value).as_bytes());
+}
+
+/// As [`push_shortest_f64`], shortest for 32 bits (`1.1f32` is `1.1`).
+#[inline(always)]
+fn push_shortest_f32(out: &mut Vec<u8>, value: f32) {
+    let mut buffer = zmij::Buffer::new();
+    out.extend_from_slice(buffer.format_finite(value).as_bytes());
+}
+
 impl<W: io::Write> Writer for JsonWriter<W> {
     #[inline]
     fn write_null(&mut self) -> Result<()> {
@@ -612,8 +627,8 @@ impl<W: io::Write> Writer for JsonWriter<W> {
             Number::U64(v) => self.scalar(|out| push_lexical(out, v)),
             Number::I128(v) => self.scalar(|out| push_lexical(out, v)),
             Number::U128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::F32(v) if v.is_finite() => self.scalar(|out| push_lexical(out, v)),
-            Number::F64(v) if v.is_finite() => self.scalar(|out| push_lexical(out, v)),
+            Number::F32(v) if v.is_finite() => self.scalar(|out| push_shortest_f32(out, v)),
+            Number::F64(v) if v.is_finite() => self.scalar(|out| push_shortest_f64(out, v)),
             Number::F32(v) => self.write_non_finite(f64::from(v)),
             Number::F64(v) => self.write_non_finite(v),
         }

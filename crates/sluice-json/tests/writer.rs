@@ -105,6 +105,29 @@ fn floats_are_shortest_round_trip_for_both_widths() {
 }
 
 #[test]
+fn floats_use_plain_digits_or_a_short_exponent() {
+    let cases: [(f64, &str); 9] = [
+        (1.0, "1.0"),
+        (-3.0, "-3.0"),
+        (1e16, "1e+16"),
+        (1e-7, "1e-7"),
+        (123_456.789, "123456.789"),
+        (1e300, "1e+300"),
+        (5e-324, "5e-324"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (-0.0, "-0.0"),
+    ];
+    for (value, expected) in cases {
+        let text = condensed(&[num(Number::F64(value))]);
+        assert_eq!(text, expected);
+        let back = JsonReader::from_str(&text).read_f64().unwrap();
+        assert_eq!(back.to_bits(), value.to_bits(), "{text}");
+    }
+    assert_eq!(condensed(&[num(Number::F32(0.3))]), "0.3");
+    assert_eq!(condensed(&[num(Number::F32(f32::MAX))]), "3.4028235e+38");
+}
+
+#[test]
 fn integers_are_exact_up_to_128_bits() {
     let tokens = [
         Token::ArrayRoot(None),
