@@ -55,6 +55,22 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
+    fn for_string_output_is_the_checked_output(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
+        // `for_string` hands its buffer over unchecked: it must be what the checked path
+        // (a plain vector sink, validated by `into_string`) produces.
+        let tokens = Token::read_all(&mut ValueReader::new(&value)).unwrap();
+        let options = WriterOptions {
+            escape_non_ascii: ascii,
+            ..if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() }
+        };
+        let mut checked = JsonWriter::new(Vec::new(), options.clone());
+        Token::write_all(&tokens, &mut checked).unwrap();
+        let mut own = JsonWriter::for_string(options);
+        Token::write_all(&tokens, &mut own).unwrap();
+        prop_assert_eq!(own.into_string().unwrap(), checked.into_string().unwrap());
+    }
+
+    #[test]
     fn floats_of_both_widths_read_back_as_the_same_bits(wide in any::<f64>(), narrow in any::<f32>()) {
         prop_assume!(wide.is_finite() && narrow.is_finite());
         let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());

@@ -128,6 +128,34 @@ fn floats_use_plain_digits_or_a_short_exponent() {
 }
 
 #[test]
+fn a_string_writer_hands_over_everything_written_flushed_or_not() {
+    let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    writer.write_array_root(None).unwrap();
+    let long = "ä\"\u{1F600}x".repeat(10_000);
+    writer.write_str(&long).unwrap();
+    writer.flush().unwrap();
+    writer.write_str("tail").unwrap();
+    writer.write_array_end().unwrap();
+    let text = writer.into_string().unwrap();
+    let mut reader = JsonReader::from_str(&text);
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_str().unwrap(), long);
+    assert_eq!(reader.read_str().unwrap(), "tail");
+    reader.read_array_end().unwrap();
+    reader.finish().unwrap();
+}
+
+#[test]
+fn a_vector_sink_that_held_bytes_before_is_still_checked() {
+    let mut writer = JsonWriter::new(vec![0xff], WriterOptions::condensed());
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap_err().code(), core_codes::CUSTOM);
+    let mut writer = JsonWriter::new(b"[".to_vec(), WriterOptions::condensed());
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap(), "[1");
+}
+
+#[test]
 fn integers_are_exact_up_to_128_bits() {
     let tokens = [
         Token::ArrayRoot(None),

@@ -216,7 +216,7 @@ pub mod json {
         table: &Serializer,
         registry: &TypeRegistry,
     ) -> Result<String> {
-        let mut writer = JsonWriter::new(Vec::with_capacity(128), options);
+        let mut writer = JsonWriter::for_string(options);
         table.serialize(value, &mut writer, registry)?;
         writer.into_string()
     }
