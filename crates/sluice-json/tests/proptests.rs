@@ -55,6 +55,27 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
+    fn escaped_strings_read_the_same_from_text_and_bytes(text in any::<String>(), json5 in any::<bool>()) {
+        // Escaped strings copy their raw runs to a buffer: unchecked for `&str` input, checked
+        // for bytes. Both must give the original text, whatever characters sit by the escapes.
+        let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+        writer.write_str(&text).unwrap();
+        let mut literal = writer.into_string().unwrap();
+        if json5 {
+            // A JSON5 identity escape of a non-ASCII character and an escaped U+2028 line
+            // continuation right before the closing quote.
+            literal.truncate(literal.len() - 1);
+            literal.push_str("\\é\\\u{2028}\"");
+        }
+        let options = if json5 { JsonOptions::json5() } else { JsonOptions::strict() };
+        let from_text = JsonReader::from_str(&literal).with_options(options.clone()).read_str().unwrap().to_owned();
+        let from_bytes = JsonReader::from_slice(literal.as_bytes()).with_options(options).read_str().unwrap().to_owned();
+        let expected = if json5 { format!("{text}é") } else { text };
+        prop_assert_eq!(&from_text, &expected);
+        prop_assert_eq!(from_bytes, expected);
+    }
+
+    #[test]
     fn for_string_output_is_the_checked_output(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
         // `for_string` hands its buffer over unchecked: it must be what the checked path
         // (a plain vector sink, validated by `into_string`) produces.
