@@ -425,7 +425,27 @@ impl<W: io::Write> JsonWriter<W> {
         }
     }
 
+    /// Writes a key. Condensed output inside an object where a key is due (nearly every
+    /// key) takes a short path; everything else, errors included, the general one.
+    #[inline]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
+        let pretty = self.options.pretty;
+        match self.stack.last_mut() {
+            Some(frame) if frame.object && !frame.after_key && !pretty => {
+                let comma = frame.count > 0;
+                frame.after_key = true;
+                if comma {
+                    self.out.push(b',');
+                }
+                self.escape_into(key);
+                self.out.push(b':');
+                self.maybe_flush()
+            }
+            _ => self.write_key_text_general(key),
+        }
+    }
+
+    fn write_key_text_general(&mut self, key: &str) -> Result<()> {
         self.begin_key()?;
         self.escape_into(key);
         self.end_key();
