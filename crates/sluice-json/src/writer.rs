@@ -370,6 +370,21 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes a scalar whose JSON text `write` appends; in key position it is quoted.
     #[inline(always)]
     fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
+        // Condensed output, inside an array or after a key (nearly every scalar): what
+        // `before_value`, `take_inline_next` and `after_value` do there, in one step.
+        if !self.options.pretty
+            && let Some(frame) = self.stack.last_mut()
+            && (!frame.object || frame.after_key)
+        {
+            if !frame.object && frame.count > 0 {
+                self.out.push(b',');
+            }
+            frame.count += 1;
+            frame.after_key = false;
+            write(&mut self.out);
+            self.inline_next = false;
+            return self.maybe_flush();
+        }
         if self.before_value()? {
             write(&mut self.out);
             self.take_inline_next();
