@@ -65,6 +65,16 @@ struct KeyFrame {
     first_byte: usize,
     /// Hash to entry position, built once the object is large.
     index: Option<Index>,
+    /// One bit per possible top byte of the hashes of this object's keys: a key whose bit
+    /// is clear is certainly new, and skips the scan (most keys of a valid document).
+    seen_hash_bytes: [u64; 4],
+}
+
+/// The word and bit of `hash` in [`KeyFrame::seen_hash_bytes`].
+#[inline(always)]
+fn filter_bit(hash: u64) -> (usize, u64) {
+    let top = (hash >> 56) as usize;
+    (top / 64, 1 << (top % 64))
 }
 
 #[derive(Debug, Default)]
@@ -102,6 +112,7 @@ impl KeyTracker {
             first_entry: self.entries.len(),
             first_byte: self.bytes.len(),
             index: None,
+            seen_hash_bytes: [0; 4],
         });
     }
 
@@ -176,6 +187,8 @@ impl KeyTracker {
                 .enumerate()
                 .any(|(i, &h)| h == hash && same(first + i))
         };
+        let (word, bit) = filter_bit(hash);
+        let maybe_seen = frame.seen_hash_bytes[word] & bit != 0;
         let duplicate = match &frame.index {
             // Equal hashes of different keys fall back to the scan, so correctness never
             // rests on the hash.
@@ -184,7 +197,7 @@ impl KeyTracker {
                 Some(_) => scan(),
                 None => false,
             },
-            None => scan(),
+            None => maybe_seen && scan(),
         };
         if duplicate {
             return false;
@@ -192,6 +205,7 @@ impl KeyTracker {
         let at = self.entries.len();
         let count = at - first;
         if let Some(frame) = self.frames.last_mut() {
+            frame.seen_hash_bytes[word] |= bit;
             if let Some(index) = &mut frame.index {
                 index.entry(hash).or_insert(at);
             } else if count + 1 > INDEX_THRESHOLD {
@@ -254,6 +268,39 @@ mod tests {
         keys.close();
         keys.open();
         assert!(keys.insert(KeyBytes::Copy(b"k0"), input));
+    }
+
+    #[test]
+    fn keys_sharing_a_filter_bit_are_still_told_apart() {
+        // Find keys whose hashes have the same top byte, so the filter says "maybe seen"
+        // and the scan must decide.
+        let names: Vec<String> = (0..2000).map(|i| format!("key{i}")).collect();
+        let top = |name: &String| hash_key(name.as_bytes()) >> 56;
+        let first = &names[0];
+        let twins: Vec<&String> = names[1..]
+            .iter()
+            .filter(|n| top(n) == top(first))
+            .take(3)
+            .collect();
+        assert!(
+            twins.len() == 3,
+            "2000 names give several with the same top byte"
+        );
+        let mut keys = KeyTracker::default();
+        keys.open();
+        assert!(keys.insert(KeyBytes::Copy(first.as_bytes()), b""));
+        for twin in &twins {
+            assert!(
+                keys.insert(KeyBytes::Copy(twin.as_bytes()), b""),
+                "{twin} is new"
+            );
+        }
+        for name in std::iter::once(first).chain(twins.iter().copied()) {
+            assert!(
+                !keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
+                "{name} is a duplicate"
+            );
+        }
     }
 
     #[test]

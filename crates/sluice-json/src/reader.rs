@@ -1038,6 +1038,17 @@ impl<S: Input> JsonReader<S> {
     /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, checking UTF-8.
     fn push_raw(&mut self, from: usize, to: usize) -> Result<()> {
         let raw = &self.input.window()[self.pos + from..self.pos + to];
+        if self.input.known_utf8() {
+            debug_assert!(std::str::from_utf8(raw).is_ok());
+            // SAFETY: the input is a `&str` (`SliceInput::from_text`, the only input that
+            // says `known_utf8`, and a slice never moves), and a raw run starts after the
+            // opening quote or after a whole escape (every escape ends after a complete
+            // character) and ends at a quote or a backslash (ASCII): both ends are character
+            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`.
+            self.scratch
+                .push_str(unsafe { std::str::from_utf8_unchecked(raw) });
+            return Ok(());
+        }
         match std::str::from_utf8(raw) {
             Ok(text) => {
                 self.scratch.push_str(text);

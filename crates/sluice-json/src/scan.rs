@@ -84,14 +84,37 @@ pub(crate) fn find_escape(text: &[u8], from: usize, ascii_only: bool) -> usize {
         }
         at += 8;
     }
+    // The tail (all of most keys): one table look-up per byte.
+    let table = if ascii_only {
+        &WRITER_ESCAPE_ASCII
+    } else {
+        &WRITER_ESCAPE
+    };
     while at < text.len() {
-        let byte = text[at];
-        if byte == b'"' || byte == b'\\' || byte < 0x20 || (ascii_only && byte >= 0x80) {
+        if table[usize::from(text[at])] {
             return at;
         }
         at += 1;
     }
     at
+}
+
+/// The bytes the writer escapes: `"`, `\\` and control characters.
+static WRITER_ESCAPE: [bool; 256] = escape_table(false);
+/// As [`WRITER_ESCAPE`], and every byte of a non-ASCII character.
+static WRITER_ESCAPE_ASCII: [bool; 256] = escape_table(true);
+
+const fn escape_table(ascii_only: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte < 0x20
+            || byte == b'"' as usize
+            || byte == b'\\' as usize
+            || (ascii_only && byte >= 0x80);
+        byte += 1;
+    }
+    table
 }
 
 /// Offset of the first byte at or after `from` that is not a space.

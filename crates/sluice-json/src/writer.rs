@@ -199,6 +199,12 @@ pub struct JsonWriter<W: io::Write> {
     line_per_value: bool,
     /// The final newline was written after the last root value.
     final_newline_done: bool,
+    /// The sink started empty and only this writer wrote to it ([`JsonWriter::for_string`]),
+    /// so it holds nothing but this writer's output, which is always UTF-8.
+    sink_is_own_output: bool,
+    /// Output is handed to the sink once this much is buffered ([`FLUSH_AT`]; never for
+    /// [`JsonWriter::for_string`], whose buffer becomes the string).
+    flush_at: usize,
 }
 
 fn misuse(message: impl Into<String>) -> Error {
@@ -218,6 +224,8 @@ impl<W: io::Write> JsonWriter<W> {
             inline_mode: false,
             line_per_value: false,
             final_newline_done: false,
+            sink_is_own_output: false,
+            flush_at: FLUSH_AT,
         }
     }
 
@@ -287,7 +295,7 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[inline(always)]
     fn maybe_flush(&mut self) -> Result<()> {
-        if self.out.len() >= FLUSH_AT {
+        if self.out.len() >= self.flush_at {
             self.flush_buffer()?;
         }
         Ok(())
@@ -362,6 +370,21 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes a scalar whose JSON text `write` appends; in key position it is quoted.
     #[inline(always)]
     fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
+        // Condensed output, inside an array or after a key (nearly every scalar): what
+        // `before_value`, `take_inline_next` and `after_value` do there, in one step.
+        if !self.options.pretty
+            && let Some(frame) = self.stack.last_mut()
+            && (!frame.object || frame.after_key)
+        {
+            if !frame.object && frame.count > 0 {
+                self.out.push(b',');
+            }
+            frame.count += 1;
+            frame.after_key = false;
+            write(&mut self.out);
+            self.inline_next = false;
+            return self.maybe_flush();
+        }
         if self.before_value()? {
             write(&mut self.out);
             self.take_inline_next();
@@ -417,7 +440,27 @@ impl<W: io::Write> JsonWriter<W> {
         }
     }
 
+    /// Writes a key. Condensed output inside an object where a key is due (nearly every
+    /// key) takes a short path; everything else, errors included, the general one.
+    #[inline]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
+        let pretty = self.options.pretty;
+        match self.stack.last_mut() {
+            Some(frame) if frame.object && !frame.after_key && !pretty => {
+                let comma = frame.count > 0;
+                frame.after_key = true;
+                if comma {
+                    self.out.push(b',');
+                }
+                self.escape_into(key);
+                self.out.push(b':');
+                self.maybe_flush()
+            }
+            _ => self.write_key_text_general(key),
+        }
+    }
+
+    fn write_key_text_general(&mut self, key: &str) -> Result<()> {
         self.begin_key()?;
         self.escape_into(key);
         self.end_key();
@@ -476,20 +519,30 @@ impl<W: io::Write> JsonWriter<W> {
         self.after_value()
     }
 
-    /// Appends `text` as a JSON string literal.
-    #[inline]
+    /// Appends `text` as a JSON string literal. Most strings (and nearly all keys) need no
+    /// escape: one scan and one copy.
+    #[inline(always)]
     fn escape_into(&mut self, text: &str) {
-        let ascii_only = self.options.escape_non_ascii;
         let bytes = text.as_bytes();
+        let first = scan::find_escape(bytes, 0, self.options.escape_non_ascii);
         self.out.reserve(bytes.len() + 2);
         self.out.push(b'"');
+        if first < bytes.len() {
+            self.escape_from(text, first);
+        } else {
+            self.out.extend_from_slice(bytes);
+        }
+        self.out.push(b'"');
+    }
+
+    /// The escaping part of [`escape_into`](Self::escape_into): `text[at..]` starts with a
+    /// byte to escape; writes everything but the closing quote.
+    #[inline(never)]
+    fn escape_from(&mut self, text: &str, mut at: usize) {
+        let ascii_only = self.options.escape_non_ascii;
+        let bytes = text.as_bytes();
         let mut run = 0;
-        let mut at = 0;
-        loop {
-            at = scan::find_escape(bytes, at, ascii_only);
-            if at >= bytes.len() {
-                break;
-            }
+        while at < bytes.len() {
             self.out.extend_from_slice(&bytes[run..at]);
             let byte = bytes[at];
             let mut len = 1;
@@ -514,9 +567,9 @@ impl<W: io::Write> JsonWriter<W> {
             }
             at += len;
             run = at;
+            at = scan::find_escape(bytes, at, ascii_only);
         }
         self.out.extend_from_slice(&bytes[run..]);
-        self.out.push(b'"');
     }
 
     fn write_non_finite(&mut self, value: f64) -> Result<()> {
@@ -541,11 +594,48 @@ impl<W: io::Write> JsonWriter<W> {
 }
 
 impl JsonWriter<Vec<u8>> {
+    /// A writer whose output is wanted as a `String`: [`into_string`](Self::into_string)
+    /// then hands it over without checking it again.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::{JsonWriter, WriterOptions};
+    /// let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    /// writer.write_str("ünïcode")?;
+    /// assert_eq!(writer.into_string()?, "\"ünïcode\"");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn for_string(options: WriterOptions) -> JsonWriter<Vec<u8>> {
+        let mut writer = JsonWriter::new(Vec::new(), options);
+        writer.sink_is_own_output = true;
+        writer.flush_at = usize::MAX;
+        writer
+    }
+
     /// Finishes and returns the output as a string.
     ///
     /// # Errors
-    /// As [`Writer::finish`].
-    pub fn into_string(self) -> Result<String> {
+    /// As [`Writer::finish`]; and, for a writer made with [`JsonWriter::new`] over a vector
+    /// that already held bytes, when those bytes are not UTF-8.
+    pub fn into_string(mut self) -> Result<String> {
+        if self.sink_is_own_output {
+            self.end_output()?;
+            // Nothing was flushed (`flush_at` is never reached): the buffer is the output.
+            let mut bytes = std::mem::take(&mut self.out);
+            if !self.sink.is_empty() {
+                self.sink.append(&mut bytes);
+                bytes = std::mem::take(&mut self.sink);
+            }
+            debug_assert!(std::str::from_utf8(&bytes).is_ok());
+            // SAFETY: the sink started empty (`for_string`) and only this writer appended
+            // to it. Everything the writer appends is UTF-8: `&str` text copied whole or
+            // split only at ASCII bytes it escapes (or at character boundaries with
+            // `escape_non_ascii`), number text checked to be JSON number syntax (ASCII),
+            // ASCII punctuation, literals, base64 and digits, and the `newline` / `indent`
+            // option strings. Tested by `for_string_output_is_the_checked_output`.
+            return Ok(unsafe { String::from_utf8_unchecked(bytes) });
+        }
         let bytes = self.into_inner()?;
         String::from_utf8(bytes).map_err(|_| Error::custom("JSON output is not UTF-8"))
     }
@@ -568,6 +658,21 @@ fn push_lexical<T: lexical_core::ToLexical + FormattedSize>(out: &mut Vec<u8>, v
     let mut buffer = [0u8; 64];
     let written = lexical_core::write(value, &mut buffer[..T::FORMATTED_SIZE_DECIMAL.min(64)]);
     out.extend_from_slice(written);
+}
+
+/// Appends the shortest text that reads back as exactly `value` (finite), always with a
+/// `.` or an exponent so it reads back as a float: `1.0`, `0.1`, `1e+300`, `5e-324`.
+#[inline(always)]
+fn push_shortest_f64(out: &mut Vec<u8>, value: f64) {
+    let mut buffer = zmij::Buffer::new();
+    out.extend_from_slice(buffer.format_finite(value).as_bytes());
+}
+
+/// As [`push_shortest_f64`], shortest for 32 bits (`1.1f32` is `1.1`).
+#[inline(always)]
+fn push_shortest_f32(out: &mut Vec<u8>, value: f32) {
+    let mut buffer = zmij::Buffer::new();
+    out.extend_from_slice(buffer.format_finite(value).as_bytes());
 }
 
 impl<W: io::Write> Writer for JsonWriter<W> {
@@ -612,8 +717,8 @@ impl<W: io::Write> Writer for JsonWriter<W> {
             Number::U64(v) => self.scalar(|out| push_lexical(out, v)),
             Number::I128(v) => self.scalar(|out| push_lexical(out, v)),
             Number::U128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::F32(v) if v.is_finite() => self.scalar(|out| push_lexical(out, v)),
-            Number::F64(v) if v.is_finite() => self.scalar(|out| push_lexical(out, v)),
+            Number::F32(v) if v.is_finite() => self.scalar(|out| push_shortest_f32(out, v)),
+            Number::F64(v) if v.is_finite() => self.scalar(|out| push_shortest_f64(out, v)),
             Number::F32(v) => self.write_non_finite(f64::from(v)),
             Number::F64(v) => self.write_non_finite(v),
         }
@@ -688,6 +793,14 @@ impl<W: io::Write> Writer for JsonWriter<W> {
     /// Checks that every container is closed and at least one value was written, ends the
     /// output with `newline` when `final_newline` is set, and flushes the sink.
     fn finish(&mut self) -> Result<()> {
+        self.end_output()?;
+        self.flush()
+    }
+}
+
+impl<W: io::Write> JsonWriter<W> {
+    /// The checks and the final newline of [`Writer::finish`], without flushing.
+    fn end_output(&mut self) -> Result<()> {
         if !self.stack.is_empty() {
             return Err(misuse(format!(
                 "{} container(s) still open at the end of the output",
@@ -701,6 +814,6 @@ impl<W: io::Write> Writer for JsonWriter<W> {
             self.out.extend_from_slice(self.options.newline.as_bytes());
             self.final_newline_done = true;
         }
-        self.flush()
+        Ok(())
     }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use proptest::prelude::*;
 use sluice_core::testing::{normalize, read_checked};
-use sluice_core::{OwnedNumber, Token, Value, ValueReader};
+use sluice_core::{OwnedNumber, Reader, Token, Value, ValueReader, Writer};
 use sluice_json::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 
 /// `normalize` keeps a non-negative `I128` beyond 64 bits as `I128`, while the same digits
@@ -53,6 +53,67 @@ fn value() -> impl Strategy<Value = Value> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn escaped_strings_read_the_same_from_text_and_bytes(text in any::<String>(), json5 in any::<bool>()) {
+        // Escaped strings copy their raw runs to a buffer: unchecked for `&str` input, checked
+        // for bytes. Both must give the original text, whatever characters sit by the escapes.
+        let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+        writer.write_str(&text).unwrap();
+        let mut literal = writer.into_string().unwrap();
+        if json5 {
+            // A JSON5 identity escape of a non-ASCII character and an escaped U+2028 line
+            // continuation right before the closing quote.
+            literal.truncate(literal.len() - 1);
+            literal.push_str("\\é\\\u{2028}\"");
+        }
+        let options = if json5 { JsonOptions::json5() } else { JsonOptions::strict() };
+        let from_text = JsonReader::from_str(&literal).with_options(options.clone()).read_str().unwrap().to_owned();
+        let from_bytes = JsonReader::from_slice(literal.as_bytes()).with_options(options).read_str().unwrap().to_owned();
+        let expected = if json5 { format!("{text}é") } else { text };
+        prop_assert_eq!(&from_text, &expected);
+        prop_assert_eq!(from_bytes, expected);
+    }
+
+    #[test]
+    fn for_string_output_is_the_checked_output(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
+        // `for_string` hands its buffer over unchecked: it must be what the checked path
+        // (a plain vector sink, validated by `into_string`) produces.
+        let tokens = Token::read_all(&mut ValueReader::new(&value)).unwrap();
+        let options = WriterOptions {
+            escape_non_ascii: ascii,
+            ..if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() }
+        };
+        let mut checked = JsonWriter::new(Vec::new(), options.clone());
+        Token::write_all(&tokens, &mut checked).unwrap();
+        let mut own = JsonWriter::for_string(options);
+        Token::write_all(&tokens, &mut own).unwrap();
+        prop_assert_eq!(own.into_string().unwrap(), checked.into_string().unwrap());
+    }
+
+    #[test]
+    fn floats_of_both_widths_read_back_as_the_same_bits(wide in any::<f64>(), narrow in any::<f32>()) {
+        prop_assume!(wide.is_finite() && narrow.is_finite());
+        let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+        writer.write_array_root(None).unwrap();
+        writer.write_f64(wide).unwrap();
+        writer.write_f32(narrow).unwrap();
+        writer.write_array_end().unwrap();
+        let text = writer.into_string().unwrap();
+        let mut reader = JsonReader::from_str(&text);
+        reader.read_array_root().unwrap();
+        let wide_text = reader.read_number().unwrap().as_text().unwrap().to_owned();
+        prop_assert!(wide_text.contains(['.', 'e']), "{}", wide_text);
+        prop_assert_eq!(wide_text.parse::<f64>().unwrap().to_bits(), wide.to_bits());
+        let narrow_text = reader.read_number().unwrap().as_text().unwrap().to_owned();
+        prop_assert_eq!(narrow_text.parse::<f32>().unwrap().to_bits(), narrow.to_bits());
+        // Shortest: one digit fewer would not read back (Rust's own formatting is shortest).
+        let digits = |t: &str| {
+            let mantissa: String = t.chars().take_while(|&c| c != 'e').filter(char::is_ascii_digit).collect();
+            mantissa.trim_start_matches('0').trim_end_matches('0').len()
+        };
+        prop_assert!(digits(&wide_text) <= digits(&format!("{wide:?}")), "{} vs {:?}", wide_text, wide);
+    }
 
     #[test]
     fn any_value_written_reads_back_equal(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {

@@ -105,6 +105,57 @@ fn floats_are_shortest_round_trip_for_both_widths() {
 }
 
 #[test]
+fn floats_use_plain_digits_or_a_short_exponent() {
+    let cases: [(f64, &str); 9] = [
+        (1.0, "1.0"),
+        (-3.0, "-3.0"),
+        (1e16, "1e+16"),
+        (1e-7, "1e-7"),
+        (123_456.789, "123456.789"),
+        (1e300, "1e+300"),
+        (5e-324, "5e-324"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (-0.0, "-0.0"),
+    ];
+    for (value, expected) in cases {
+        let text = condensed(&[num(Number::F64(value))]);
+        assert_eq!(text, expected);
+        let back = JsonReader::from_str(&text).read_f64().unwrap();
+        assert_eq!(back.to_bits(), value.to_bits(), "{text}");
+    }
+    assert_eq!(condensed(&[num(Number::F32(0.3))]), "0.3");
+    assert_eq!(condensed(&[num(Number::F32(f32::MAX))]), "3.4028235e+38");
+}
+
+#[test]
+fn a_string_writer_hands_over_everything_written_flushed_or_not() {
+    let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    writer.write_array_root(None).unwrap();
+    let long = "ä\"\u{1F600}x".repeat(10_000);
+    writer.write_str(&long).unwrap();
+    writer.flush().unwrap();
+    writer.write_str("tail").unwrap();
+    writer.write_array_end().unwrap();
+    let text = writer.into_string().unwrap();
+    let mut reader = JsonReader::from_str(&text);
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_str().unwrap(), long);
+    assert_eq!(reader.read_str().unwrap(), "tail");
+    reader.read_array_end().unwrap();
+    reader.finish().unwrap();
+}
+
+#[test]
+fn a_vector_sink_that_held_bytes_before_is_still_checked() {
+    let mut writer = JsonWriter::new(vec![0xff], WriterOptions::condensed());
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap_err().code(), core_codes::CUSTOM);
+    let mut writer = JsonWriter::new(b"[".to_vec(), WriterOptions::condensed());
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap(), "[1");
+}
+
+#[test]
 fn integers_are_exact_up_to_128_bits() {
     let tokens = [
         Token::ArrayRoot(None),

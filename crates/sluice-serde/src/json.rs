@@ -175,7 +175,7 @@ pub fn to_json_string_with<T: Serialize + ?Sized>(
     value: &T,
     options: WriterOptions,
 ) -> Result<String> {
-    let mut ser = Serializer::new(JsonWriter::new(Vec::new(), options));
+    let mut ser = Serializer::new(JsonWriter::for_string(options));
     value.serialize(&mut ser)?;
     Ok(ser.into_inner().into_string()?)
 }

@@ -95,7 +95,7 @@ pub mod json {
     /// A syntax error, or a value that does not fit `T` (unknown or missing field, wrong type,
     /// number out of range...), with the source text attached for [`Error::render`](crate::Error::render).
     pub fn from_str<T: Typed>(text: &str) -> Result<T> {
-        from_slice_with(text.as_bytes(), JsonOptions::default())
+        from_str_with(text, JsonOptions::default())
     }
 
     /// Reads a value of type `T` from JSON text with the given options (comments, trailing
@@ -111,7 +111,13 @@ pub mod json {
     /// # Errors
     /// As [`from_str`].
     pub fn from_str_with<T: Typed>(text: &str, options: JsonOptions) -> Result<T> {
-        from_slice_with(text.as_bytes(), options)
+        let tables = crate::built_in();
+        // Text is UTF-8 already: the reader need not check its strings again.
+        let mut reader = JsonReader::new(SliceInput::from_text(text), options);
+        tables
+            .json
+            .deserialize(&mut reader, &tables.registry)
+            .map_err(|e| e.with_source_text(crate::INPUT_NAME, text.as_bytes()))
     }
 
     /// Reads a value of type `T` from strict JSON bytes.
@@ -213,7 +219,7 @@ pub mod json {
         table: &Serializer,
         registry: &TypeRegistry,
     ) -> Result<String> {
-        let mut writer = JsonWriter::new(Vec::with_capacity(128), options);
+        let mut writer = JsonWriter::for_string(options);
         table.serialize(value, &mut writer, registry)?;
         writer.into_string()
     }
