@@ -34,6 +34,8 @@ pub struct TypeRegistry {
     by_type_id: HashMap<TypeId, &'static TypeInfo>,
     /// Marks and trait-object implementors, used by handler tables.
     pub(crate) extras: crate::handlers::RegistryExtras,
+    /// Versions, converters, deprecations, events, overlays (see [`crate::evolve`]).
+    pub(crate) evolution: crate::evolve::Evolution,
 }
 
 impl TypeRegistry {

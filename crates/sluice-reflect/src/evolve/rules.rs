@@ -1,0 +1,626 @@
+//! The handler-table rules that apply what the registry knows about evolving data.
+
+use sluice_core::pipe::copy_token;
+use sluice_core::{
+    Entry, Error, Path, PutbackReader, Reader, Result, Span, Value, ValueReader, ValueWriter,
+};
+
+use super::tree::{to_value, write_value_into};
+use super::{Evolution, Warning, Warnings, codes};
+use crate::handlers::{EntrySet, Lookahead, ReadContext, WriteContext, builtin};
+use crate::info::{FieldDefault, StructStyle};
+use crate::{
+    Deserializer, ReflectMut, ReflectRef, Serializer, StructInfo, TypeInfo, TypeKind, TypeRegistry,
+    Typed,
+};
+
+/// Rule name: types with a [`DataSerializer`](super::DataSerializer), in their text or
+/// binary form.
+pub const DATA_SERIALIZER: &str = "data-serializer";
+/// Rule name: lists of trait objects, dropping elements of deprecated types.
+pub const DEPRECATED_ELEMENTS: &str = "deprecated-elements";
+/// Rule name: structs with versions, events, overlays or default handling.
+pub const EVOLVE: &str = "evolve";
+
+/// Priorities of the rules: above every built-in rule, so a versioned type is upgraded
+/// before any convention looks at it.
+const DATA_SERIALIZER_PRIORITY: i32 = 300;
+const DEPRECATED_PRIORITY: i32 = 290;
+const EVOLVE_PRIORITY: i32 = 280;
+
+/// How the read rules behave.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Absent fields get their type's default even when they are required (the other side
+    /// of [`WriteOptions::omit_defaults`]); otherwise a required absent field is a
+    /// `MissingField` error.
+    pub fill_defaults: bool,
+}
+
+/// The format written, which decides the form of [`DataSerializer`](super::DataSerializer)
+/// types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Text forms (JSON).
+    Json,
+    /// Binary forms (MessagePack `bin`).
+    MsgPack,
+}
+
+/// How the write rules behave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The format written.
+    pub target: Target,
+    /// Fields equal to their type's default (as `reflect_default` makes it) are left out.
+    pub omit_defaults: bool,
+    /// `"$version"` is written for every struct, also at version 0.
+    pub always_write_version: bool,
+}
+
+impl WriteOptions {
+    /// JSON, every field written, `$version` only when not 0.
+    #[must_use]
+    pub fn json() -> WriteOptions {
+        WriteOptions {
+            target: Target::Json,
+            omit_defaults: false,
+            always_write_version: false,
+        }
+    }
+
+    /// MessagePack, every field written, `$version` only when not 0.
+    #[must_use]
+    pub fn msgpack() -> WriteOptions {
+        WriteOptions {
+            target: Target::MsgPack,
+            ..WriteOptions::json()
+        }
+    }
+}
+
+/// Adds the rules that read evolving data: [`DATA_SERIALIZER`], [`DEPRECATED_ELEMENTS`] and
+/// [`EVOLVE`], above the built-in rules.
+///
+/// [`EVOLVE`] takes named structs that have versions or read events in the registry (all
+/// named structs when overlays are registered or `fill_defaults` is on): it buffers the
+/// object as a [`Value`], resolves overlays, reads and removes `"$version"`, runs the
+/// upgrade chain, then writes the fields one by one through the table. Such a struct's
+/// own fields that start with `$` are skipped.
+pub fn add_read_rules(table: &mut Deserializer, options: ReadOptions) -> &mut Deserializer {
+    table.add_at(
+        DATA_SERIALIZER_PRIORITY,
+        DATA_SERIALIZER,
+        has_data_serializer,
+        EntrySet::STRING | EntrySet::BLOB,
+        read_data_serializer,
+    );
+    table.add_at(
+        DEPRECATED_PRIORITY,
+        DEPRECATED_ELEMENTS,
+        is_list_of_deprecatable,
+        EntrySet::ARRAY,
+        read_list_dropping_deprecated,
+    );
+    table.add_at(
+        EVOLVE_PRIORITY,
+        EVOLVE,
+        move |info, registry| evolves_on_read(info, registry, options),
+        EntrySet::MAP,
+        move |ctx| read_evolved(ctx, options),
+    );
+    table
+}
+
+/// Adds the rules that write evolving data: [`DATA_SERIALIZER`] and [`EVOLVE`] (versions,
+/// write events, default omission), above the built-in rules.
+pub fn add_write_rules(table: &mut Serializer, options: WriteOptions) -> &mut Serializer {
+    table.add_at(
+        DATA_SERIALIZER_PRIORITY,
+        DATA_SERIALIZER,
+        has_data_serializer,
+        move |ctx| write_data_serializer(ctx, options.target),
+    );
+    table.add_at(
+        EVOLVE_PRIORITY,
+        EVOLVE,
+        move |info, registry| evolves_on_write(info, registry, options),
+        move |ctx| write_evolved(ctx, options),
+    );
+    table
+}
+
+/// [`builtin::json`] with the read rules (default options).
+#[must_use]
+pub fn json() -> Deserializer {
+    let mut table = builtin::json();
+    add_read_rules(&mut table, ReadOptions::default());
+    table
+}
+
+/// [`builtin::msgpack`] with the read rules (default options).
+#[must_use]
+pub fn msgpack() -> Deserializer {
+    let mut table = builtin::msgpack();
+    add_read_rules(&mut table, ReadOptions::default());
+    table
+}
+
+/// [`builtin::json_serializer`] with the write rules ([`WriteOptions::json`]).
+#[must_use]
+pub fn json_serializer() -> Serializer {
+    let mut table = builtin::json_serializer();
+    add_write_rules(&mut table, WriteOptions::json());
+    table
+}
+
+/// [`builtin::msgpack_serializer`] with the write rules ([`WriteOptions::msgpack`]).
+#[must_use]
+pub fn msgpack_serializer() -> Serializer {
+    let mut table = builtin::msgpack_serializer();
+    add_write_rules(&mut table, WriteOptions::msgpack());
+    table
+}
+
+/// Reads a fresh `T` from `reader` with `table`, and the [`Warnings`] of the load.
+///
+/// # Errors
+/// As [`Deserializer::deserialize`].
+pub fn deserialize_with_warnings<T: Typed, R: Reader>(
+    table: &Deserializer,
+    reader: &mut R,
+    registry: &TypeRegistry,
+) -> Result<(T, Warnings)> {
+    let mut value = T::reflect_default();
+    let mut warnings = Warnings::new();
+    table.deserialize_into(reader, &mut value, registry, &mut warnings)?;
+    Ok((value, warnings))
+}
+
+// ---- predicates ----
+
+fn has_data_serializer(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+    registry.evolution.serializers.contains_key(&info.type_id())
+}
+
+fn named_struct(info: &TypeInfo) -> Option<&StructInfo> {
+    info.as_struct().filter(|s| s.style == StructStyle::Named)
+}
+
+/// A trait object, or an option of one: a place a deprecated `$type` can stand.
+fn holds_trait_object(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+    match info.kind() {
+        TypeKind::Option { some } => registry.implementors(some()).is_some(),
+        _ => registry.implementors(info).is_some(),
+    }
+}
+
+fn is_list_of_deprecatable(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+    registry.evolution.has_deprecations()
+        && matches!(info.kind(), TypeKind::List { item } if registry.implementors(item()).is_some())
+}
+
+fn evolves_on_read(info: &'static TypeInfo, registry: &TypeRegistry, options: ReadOptions) -> bool {
+    let Some(fields) = named_struct(info) else {
+        return false;
+    };
+    let evolution = &registry.evolution;
+    let own = evolution
+        .of(info)
+        .is_some_and(|e| e.versions.is_versioned(info) || e.events.has_read());
+    let deprecatable_field = evolution.has_deprecations()
+        && fields
+            .fields
+            .iter()
+            .any(|f| holds_trait_object((f.ty)(), registry));
+    own || info.version() != 0
+        || deprecatable_field
+        || evolution.has_overlays()
+        || options.fill_defaults
+}
+
+fn evolves_on_write(
+    info: &'static TypeInfo,
+    registry: &TypeRegistry,
+    options: WriteOptions,
+) -> bool {
+    let events = registry
+        .evolution
+        .of(info)
+        .is_some_and(|e| e.events.has_write());
+    if named_struct(info).is_none() {
+        return events;
+    }
+    events
+        || options.omit_defaults
+        || options.always_write_version
+        || registry.current_version_of(info) != 0
+}
+
+// ---- helpers ----
+
+/// Reads one whole value into a [`Value`], with the span from its first to its last token.
+fn buffer(reader: &mut dyn Lookahead) -> Result<(Value, Span)> {
+    let mut out = ValueWriter::new();
+    let mut depth = 0usize;
+    let mut start = None;
+    loop {
+        let entry = reader.peek()?;
+        if entry == Entry::Ended || (depth == 0 && entry.is_container_end()) {
+            return Err(Error::unexpected("a value", entry).or_span(reader.span()));
+        }
+        if entry.is_container_start() {
+            depth += 1;
+        } else if entry.is_container_end() {
+            depth -= 1;
+        }
+        copy_token(reader, &mut out, entry)?;
+        let span = reader.span();
+        let start = *start.get_or_insert(span.start);
+        if depth == 0 {
+            return Ok((out.into_value()?, Span::new(start, span.end)));
+        }
+    }
+}
+
+/// Gives an error without a path the value's path, and one without a span the value's span.
+fn locate(error: Error, path: &Path, span: Span) -> Error {
+    let error = if error.path().is_none() {
+        error.with_path(path.clone())
+    } else {
+        error
+    };
+    error.or_span(span)
+}
+
+/// The `$type` of `value` when it names a deprecated type.
+fn deprecated_type<'v>(value: &'v Value, evolution: &Evolution) -> Option<&'v str> {
+    let name = value.get("$type")?.as_str()?;
+    evolution.is_deprecated(name).then_some(name)
+}
+
+fn warn(ctx: &mut ReadContext<'_, '_>, warning: Warning) {
+    let registry = ctx.session.registry();
+    match ctx.session.user_data().downcast_mut::<Warnings>() {
+        Some(warnings) => warnings.0.push(warning),
+        None => registry.evolution.push_unclaimed(warning),
+    }
+}
+
+fn dropped(type_name: &str, path: Path) -> Warning {
+    Warning {
+        code: codes::DEPRECATED_DROPPED,
+        message: format!("dropped a value of the deprecated type {type_name} at {path}"),
+        path,
+    }
+}
+
+// ---- reading ----
+
+fn read_data_serializer(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
+    let registry = ctx.session.registry();
+    let Some(serializer) = registry.evolution.serializers.get(&ctx.info.type_id()) else {
+        return Err(ctx.error(crate::codes::NO_MATCHING_HANDLER, "no data serializer"));
+    };
+    let result = if ctx.reader.peek()? == Entry::Blob {
+        let bytes = ctx.reader.read_blob()?;
+        (serializer.from_bytes)(bytes, ctx.target)
+    } else {
+        let text = ctx.reader.read_str()?;
+        (serializer.from_text)(text, ctx.target)
+    };
+    match result {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ctx.error(
+            crate::codes::WRONG_TYPE,
+            format!(
+                "the data serializer of {} got another type",
+                ctx.info.name()
+            ),
+        )),
+        Err(error) => Err(locate(error, ctx.path, ctx.reader.span())),
+    }
+}
+
+fn read_list_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
+    let evolution = &ctx.session.registry().evolution;
+    ctx.reader.read_array_root()?;
+    match ctx.target.reflect_mut() {
+        ReflectMut::List(list) => list.clear(),
+        _ => return Err(ctx.error(crate::codes::WRONG_TYPE, "a list was expected")),
+    }
+    let mut index = 0;
+    while ctx.reader.peek()? != Entry::ArrayEnd {
+        let (element, span) = buffer(ctx.reader)?;
+        let mut path = ctx.path.clone();
+        path.push_index(index);
+        index += 1;
+        if let Some(name) = deprecated_type(&element, evolution) {
+            let warning = dropped(name, path);
+            warn(ctx, warning);
+            continue;
+        }
+        let ReflectMut::List(list) = ctx.target.reflect_mut() else {
+            unreachable!("checked above: the target is a list");
+        };
+        let Some(slot) = list.push_default() else {
+            return Err(ctx.error(crate::codes::LENGTH_MISMATCH, "a fixed array cannot grow"));
+        };
+        let mut reader = PutbackReader::new(ValueReader::new(&element));
+        ctx.session
+            .read_value(&mut reader, slot, &path)
+            .map_err(|e| locate(e, &path, span))?;
+    }
+    ctx.reader.read_array_end()
+}
+
+fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<()> {
+    let registry = ctx.session.registry();
+    let evolution = &registry.evolution;
+    let info = ctx.info;
+    let own = evolution.of(info);
+    let (mut data, span) = buffer(ctx.reader)?;
+    if evolution.has_overlays() {
+        evolution
+            .resolve_overlays(&mut data)
+            .map_err(|e| locate(e, ctx.path, span))?;
+    }
+    if let Some(own) = own {
+        for hook in &own.events.read_begin {
+            hook(ctx.target);
+        }
+    }
+    let stored = match data.remove("$version") {
+        None => 0,
+        Some(version) => version
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| {
+                locate(
+                    Error::new(
+                        codes::INVALID_VERSION,
+                        format!("`$version` of {} is not a version number", info.name()),
+                    ),
+                    ctx.path,
+                    span,
+                )
+            })?,
+    };
+    match own {
+        Some(own) => own.versions.upgrade(&mut data, stored, info, registry),
+        None if stored > info.version() => Err(Error::new(
+            codes::VERSION_TOO_NEW,
+            format!(
+                "{} data is at version {stored}, newer than this code reads (version {})",
+                info.name(),
+                info.version()
+            ),
+        )),
+        None => Ok(()),
+    }
+    .map_err(|e| locate(e, ctx.path, span))?;
+    write_fields(ctx, &data, span, options)?;
+    if let Some(own) = own {
+        for hook in &own.events.read_end {
+            hook(ctx.target);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the entries of `data` into the struct `ctx.target`, each field through the table.
+fn write_fields(
+    ctx: &mut ReadContext<'_, '_>,
+    data: &Value,
+    span: Span,
+    options: ReadOptions,
+) -> Result<()> {
+    let info = ctx.info;
+    let evolution = &ctx.session.registry().evolution;
+    let Some(struct_info) = info.as_struct() else {
+        return Err(ctx.error(crate::codes::WRONG_TYPE, "a struct was expected"));
+    };
+    let Some(entries) = data.as_map() else {
+        return Err(locate(
+            ctx.error(
+                crate::codes::WRONG_TYPE,
+                format!(
+                    "expected an object for {}, found a {}",
+                    info.name(),
+                    data.kind_name()
+                ),
+            ),
+            ctx.path,
+            span,
+        ));
+    };
+    let mut seen = vec![false; struct_info.fields.len()];
+    for (key, value) in entries {
+        let Some(name) = key.as_str() else {
+            return Err(locate(
+                ctx.error(crate::codes::WRONG_TYPE, "struct keys are strings"),
+                ctx.path,
+                span,
+            ));
+        };
+        let mut path = ctx.path.clone();
+        path.push_key(name);
+        let ReflectMut::Struct(target) = ctx.target.reflect_mut() else {
+            return Err(ctx.error(crate::codes::WRONG_TYPE, "a struct was expected"));
+        };
+        let Some(index) = target.field_index(name) else {
+            if name.starts_with('$') {
+                continue;
+            }
+            let message = format!(
+                "unknown field `{name}` in {} (known fields: {})",
+                info.name(),
+                struct_info.field_names()
+            );
+            return Err(Error::new(crate::codes::UNKNOWN_FIELD, message)
+                .with_path(path)
+                .with_type_path(info.name())
+                .with_span(span));
+        };
+        seen[index] = true;
+        if let Some(type_name) = deprecated_type(value, evolution) {
+            let warning = dropped(type_name, path);
+            warn(ctx, warning);
+            continue;
+        }
+        let ReflectMut::Struct(target) = ctx.target.reflect_mut() else {
+            unreachable!("checked above: the target is a struct");
+        };
+        let Some(field) = target.field_mut(index) else {
+            continue;
+        };
+        let mut reader = PutbackReader::new(ValueReader::new(value));
+        ctx.session
+            .read_value(&mut reader, field, &path)
+            .map_err(|e| locate(e, &path, span))?;
+    }
+    fill_missing(ctx, struct_info, &seen, span, options)
+}
+
+fn fill_missing(
+    ctx: &mut ReadContext<'_, '_>,
+    struct_info: &StructInfo,
+    seen: &[bool],
+    span: Span,
+    options: ReadOptions,
+) -> Result<()> {
+    let info = ctx.info;
+    let mut defaults = None;
+    let mut missing = Vec::new();
+    let ReflectMut::Struct(target) = ctx.target.reflect_mut() else {
+        return Ok(());
+    };
+    for (index, field_info) in struct_info.fields.iter().enumerate() {
+        if seen[index] {
+            continue;
+        }
+        let filled = match field_info.default {
+            FieldDefault::Default => target.set_field_default(index),
+            FieldDefault::Required => match target.field_mut(index).map(|f| f.reflect_mut()) {
+                Some(ReflectMut::Option(option)) => {
+                    option.set_none();
+                    true
+                }
+                _ => false,
+            },
+        };
+        if filled || !options.fill_defaults {
+            if !filled {
+                missing.push(field_info.name);
+            }
+            continue;
+        }
+        let defaults = defaults.get_or_insert_with(|| info.construct());
+        let ReflectRef::Struct(default_struct) = defaults.reflect_ref() else {
+            missing.push(field_info.name);
+            continue;
+        };
+        match (default_struct.field(index), target.field_mut(index)) {
+            (Some(default), Some(place)) => write_value_into(&to_value(default)?, place)
+                .map_err(|e| locate(e, ctx.path, span))?,
+            _ => missing.push(field_info.name),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let message = format!(
+        "missing field{} {} in {}",
+        if missing.len() == 1 { "" } else { "s" },
+        missing
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        info.name()
+    );
+    Err(Error::new(crate::codes::MISSING_FIELD, message)
+        .with_path(ctx.path.clone())
+        .with_type_path(info.name())
+        .with_span(span))
+}
+
+// ---- writing ----
+
+fn write_data_serializer(ctx: &mut WriteContext<'_, '_>, target: Target) -> Result<()> {
+    let registry = ctx.session.registry();
+    let serializer = registry.evolution.serializers.get(&ctx.info.type_id());
+    let wrong = || {
+        Error::new(
+            crate::codes::WRONG_TYPE,
+            format!("no data serializer for {}", ctx.info.name()),
+        )
+    };
+    let serializer = serializer.ok_or_else(wrong)?;
+    match target {
+        Target::Json => {
+            let text = (serializer.to_text)(ctx.value).ok_or_else(wrong)?;
+            ctx.writer.write_str(&text)
+        }
+        Target::MsgPack => {
+            let bytes = (serializer.to_bytes)(ctx.value).ok_or_else(wrong)?;
+            ctx.writer.write_blob(&bytes)
+        }
+    }
+}
+
+fn write_evolved(ctx: &mut WriteContext<'_, '_>, options: WriteOptions) -> Result<()> {
+    let registry = ctx.session.registry();
+    let info = ctx.info;
+    let value = ctx.value;
+    let own = registry.evolution.of(info);
+    if let Some(own) = own {
+        for hook in &own.events.write_begin {
+            hook(value);
+        }
+    }
+    match (named_struct(info), value.reflect_ref()) {
+        (Some(struct_info), ReflectRef::Struct(fields)) => {
+            let version = registry.current_version_of(info);
+            let with_version = version != 0 || options.always_write_version;
+            let defaults = options.omit_defaults.then(|| info.construct());
+            let mut kept = Vec::with_capacity(struct_info.fields.len());
+            for (index, field_info) in struct_info.fields.iter().enumerate() {
+                let Some(field) = fields.field(index) else {
+                    continue;
+                };
+                let default_field = match &defaults {
+                    Some(defaults) => match defaults.reflect_ref() {
+                        ReflectRef::Struct(d) => d.field(index),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                if let Some(default_field) = default_field
+                    && to_value(field)? == to_value(default_field)?
+                {
+                    continue;
+                }
+                kept.push((field_info.name, field));
+            }
+            let len = kept.len() + usize::from(with_version);
+            ctx.writer.write_struct_root(info.name(), Some(len))?;
+            if with_version {
+                ctx.writer.write_name("$version")?;
+                ctx.writer.write_u64(u64::from(version))?;
+            }
+            for (name, field) in kept {
+                ctx.writer.write_name(name)?;
+                ctx.recurse(field)?;
+            }
+            ctx.writer.write_struct_end()?;
+        }
+        _ => ctx.write_plain()?,
+    }
+    if let Some(own) = own {
+        for hook in &own.events.write_end {
+            hook(value);
+        }
+    }
+    Ok(())
+}
