@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 use sluice_core::{ErrorCode, Path};
 use uuid::Uuid;
 
-pub use custom::DataSerializer;
+pub use custom::{DataSerializer, UuidBytes};
 pub use overlay::OverlayProvider;
 pub use rules::{
     DATA_SERIALIZER, DEPRECATED_ELEMENTS, EVOLVE, ReadOptions, Target, WriteOptions,
@@ -62,8 +62,8 @@ pub mod codes {
     pub const VERSION_TOO_NEW: ErrorCode = ErrorCode::new("evolve", "VersionTooNew");
     /// `"$version"` is not a non-negative integer that fits in `u32`.
     pub const INVALID_VERSION: ErrorCode = ErrorCode::new("evolve", "InvalidVersion");
-    /// Edits from one version lead to different versions.
-    pub const CONFLICTING_UPGRADES: ErrorCode = ErrorCode::new("evolve", "ConflictingUpgrades");
+    /// A name or type change whose target version is not above its source version.
+    pub const INVALID_EDIT: ErrorCode = ErrorCode::new("evolve", "InvalidEdit");
     /// A path of the tree API does not parse.
     pub const INVALID_PATH: ErrorCode = ErrorCode::new("evolve", "InvalidPath");
     /// Nothing at a path of the tree API.
@@ -90,6 +90,8 @@ pub struct Warning {
     pub message: String,
     /// Where in the data.
     pub path: Path,
+    /// The type concerned (the deprecated type's name as stored).
+    pub type_name: String,
 }
 
 /// The warnings of a load. Pass one as the user data of
@@ -164,6 +166,21 @@ impl Evolution {
 
     fn has_deprecations(&self) -> bool {
         !self.deprecated_names.is_empty()
+    }
+
+    fn unclaimed(&self) -> std::sync::MutexGuard<'_, Vec<Warning>> {
+        // A poisoned lock only means another load panicked; the list itself is fine.
+        self.unclaimed_warnings
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn unclaimed_len(&self) -> usize {
+        self.unclaimed().len()
+    }
+
+    fn edit_unclaimed(&self, from: usize, edit: impl FnMut(&mut Warning)) {
+        self.unclaimed().iter_mut().skip(from).for_each(edit);
     }
 
     fn push_unclaimed(&self, warning: Warning) {

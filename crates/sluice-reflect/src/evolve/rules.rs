@@ -7,7 +7,7 @@ use sluice_core::{
 
 use super::tree::{to_value, write_value_into};
 use super::{Evolution, Warning, Warnings, codes};
-use crate::handlers::{EntrySet, Lookahead, ReadContext, WriteContext, builtin};
+use crate::handlers::{EntrySet, Lookahead, ReadContext, ReadSession, WriteContext, builtin};
 use crate::info::{FieldDefault, StructStyle};
 use crate::{
     Deserializer, ReflectMut, ReflectRef, Serializer, StructInfo, TypeInfo, TypeKind, TypeRegistry,
@@ -239,15 +239,44 @@ fn evolves_on_write(
 
 // ---- helpers ----
 
-/// Reads one whole value into a [`Value`], with the span from its first to its last token.
-fn buffer(reader: &mut dyn Lookahead) -> Result<(Value, Span)> {
+/// A value read ahead: the tree, its span from the first to the last token, and the spans
+/// of the values of its top-level map entries (by key), so errors inside a field point at
+/// the field.
+struct Buffered {
+    value: Value,
+    span: Span,
+    fields: Vec<(String, Span)>,
+}
+
+impl Buffered {
+    /// The span of the field `name` as stored, else of the whole value (a converter may
+    /// have renamed or built the field).
+    fn span_of(&self, name: &str) -> Span {
+        self.fields
+            .iter()
+            .find(|(key, _)| key == name)
+            .map_or(self.span, |(_, span)| *span)
+    }
+}
+
+/// Reads one whole value into a [`Value`], with its spans.
+fn buffer(reader: &mut dyn Lookahead) -> Result<Buffered> {
     let mut out = ValueWriter::new();
     let mut depth = 0usize;
     let mut start = None;
+    let mut fields = Vec::new();
+    // The key of the top-level entry being read, and where its value started.
+    let mut pending: Option<(String, Option<usize>)> = None;
     loop {
         let entry = reader.peek()?;
         if entry == Entry::Ended || (depth == 0 && entry.is_container_end()) {
             return Err(Error::unexpected("a value", entry).or_span(reader.span()));
+        }
+        if depth == 1 && entry == Entry::Name {
+            let name = reader.read_name()?.to_owned();
+            sluice_core::Writer::write_name(&mut out, &name)?;
+            pending = Some((name, None));
+            continue;
         }
         if entry.is_container_start() {
             depth += 1;
@@ -257,9 +286,66 @@ fn buffer(reader: &mut dyn Lookahead) -> Result<(Value, Span)> {
         copy_token(reader, &mut out, entry)?;
         let span = reader.span();
         let start = *start.get_or_insert(span.start);
-        if depth == 0 {
-            return Ok((out.into_value()?, Span::new(start, span.end)));
+        if let Some((_, value_start)) = &mut pending {
+            let value_start = *value_start.get_or_insert(span.start);
+            // Back at depth 1: the entry's value is complete (a scalar, or a closed container).
+            if depth == 1
+                && let Some((name, _)) = pending.take()
+            {
+                fields.push((name, Span::new(value_start, span.end)));
+            }
         }
+        if depth == 0 {
+            return Ok(Buffered {
+                value: out.into_value()?,
+                span: Span::new(start, span.end),
+                fields,
+            });
+        }
+    }
+}
+
+/// Reads `value` into `place` through the table. The value was replayed from a buffer, so
+/// its errors get `span` (the stored span of the value) and the warnings it collects get
+/// `path` in front, as its errors do.
+fn read_buffered(
+    session: &mut ReadSession<'_>,
+    value: &Value,
+    place: &mut dyn crate::Reflect,
+    path: &Path,
+    span: Span,
+) -> Result<()> {
+    let before = warning_count(session);
+    let mut reader = PutbackReader::new(ValueReader::new(value));
+    let result = session.read_value(&mut reader, place, path);
+    prefix_warnings(session, before, path);
+    result.map_err(|error| {
+        let error = match error.span() {
+            Some(own) if !own.is_empty() => error,
+            _ => error.with_span(span),
+        };
+        locate(error, path, span)
+    })
+}
+
+fn warning_count(session: &mut ReadSession<'_>) -> usize {
+    let registry = session.registry();
+    match session.user_data().downcast_mut::<Warnings>() {
+        Some(warnings) => warnings.0.len(),
+        None => registry.evolution.unclaimed_len(),
+    }
+}
+
+fn prefix_warnings(session: &mut ReadSession<'_>, from: usize, path: &Path) {
+    let registry = session.registry();
+    let outer = path.segments().to_vec();
+    let prefix = |warning: &mut Warning| {
+        warning.path.prepend(&outer);
+        warning.message = dropped_message(warning);
+    };
+    match session.user_data().downcast_mut::<Warnings>() {
+        Some(warnings) => warnings.0.iter_mut().skip(from).for_each(prefix),
+        None => registry.evolution.edit_unclaimed(from, prefix),
     }
 }
 
@@ -288,11 +374,21 @@ fn warn(ctx: &mut ReadContext<'_, '_>, warning: Warning) {
 }
 
 fn dropped(type_name: &str, path: Path) -> Warning {
-    Warning {
+    let mut warning = Warning {
         code: codes::DEPRECATED_DROPPED,
-        message: format!("dropped a value of the deprecated type {type_name} at {path}"),
+        message: type_name.to_owned(),
         path,
-    }
+        type_name: type_name.to_owned(),
+    };
+    warning.message = dropped_message(&warning);
+    warning
+}
+
+fn dropped_message(warning: &Warning) -> String {
+    format!(
+        "dropped a value of the deprecated type {} at {}",
+        warning.type_name, warning.path
+    )
 }
 
 // ---- reading ----
@@ -331,11 +427,11 @@ fn read_list_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
     }
     let mut index = 0;
     while ctx.reader.peek()? != Entry::ArrayEnd {
-        let (element, span) = buffer(ctx.reader)?;
+        let element = buffer(ctx.reader)?;
         let mut path = ctx.path.clone();
         path.push_index(index);
         index += 1;
-        if let Some(name) = deprecated_type(&element, evolution) {
+        if let Some(name) = deprecated_type(&element.value, evolution) {
             let warning = dropped(name, path);
             warn(ctx, warning);
             continue;
@@ -344,12 +440,10 @@ fn read_list_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
             unreachable!("checked above: the target is a list");
         };
         let Some(slot) = list.push_default() else {
-            return Err(ctx.error(crate::codes::LENGTH_MISMATCH, "a fixed array cannot grow"));
+            let error = Error::new(crate::codes::LENGTH_MISMATCH, "a fixed array cannot grow");
+            return Err(locate(error, &path, element.span));
         };
-        let mut reader = PutbackReader::new(ValueReader::new(&element));
-        ctx.session
-            .read_value(&mut reader, slot, &path)
-            .map_err(|e| locate(e, &path, span))?;
+        read_buffered(ctx.session, &element.value, slot, &path, element.span)?;
     }
     ctx.reader.read_array_end()
 }
@@ -359,7 +453,9 @@ fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<(
     let evolution = &registry.evolution;
     let info = ctx.info;
     let own = evolution.of(info);
-    let (mut data, span) = buffer(ctx.reader)?;
+    let mut source = buffer(ctx.reader)?;
+    let mut data = std::mem::take(&mut source.value);
+    let span = source.span;
     if evolution.has_overlays() {
         evolution
             .resolve_overlays(&mut data)
@@ -399,7 +495,7 @@ fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<(
         None => Ok(()),
     }
     .map_err(|e| locate(e, ctx.path, span))?;
-    write_fields(ctx, &data, span, options)?;
+    write_fields(ctx, &data, &source, options)?;
     if let Some(own) = own {
         for hook in &own.events.read_end {
             hook(ctx.target);
@@ -412,9 +508,10 @@ fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<(
 fn write_fields(
     ctx: &mut ReadContext<'_, '_>,
     data: &Value,
-    span: Span,
+    stored: &Buffered,
     options: ReadOptions,
 ) -> Result<()> {
+    let span = stored.span;
     let info = ctx.info;
     let evolution = &ctx.session.registry().evolution;
     let Some(struct_info) = info.as_struct() else {
@@ -474,10 +571,7 @@ fn write_fields(
         let Some(field) = target.field_mut(index) else {
             continue;
         };
-        let mut reader = PutbackReader::new(ValueReader::new(value));
-        ctx.session
-            .read_value(&mut reader, field, &path)
-            .map_err(|e| locate(e, &path, span))?;
+        read_buffered(ctx.session, value, field, &path, stored.span_of(name))?;
     }
     fill_missing(ctx, struct_info, &seen, span, options)
 }

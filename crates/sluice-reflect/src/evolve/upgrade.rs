@@ -1,6 +1,6 @@
 //! Versions and the upgrade chain: converters, name changes and type changes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use sluice_core::{Error, Result, Value};
@@ -120,12 +120,12 @@ impl VersionPlan {
 
     /// Brings `data`, stored at version `stored`, to the current version.
     ///
-    /// From each version `v` the data is at: the edits starting at `v` (type changes first,
-    /// then name changes, in registration order) take it to their common target `t`, and
-    /// the converters registered for versions in `v+1 ..= t` run after them, in order. When
-    /// no edit starts at `v`, the next converter runs if it comes before the next edit;
-    /// else the data is taken as unchanged up to the version where the next edit starts
-    /// (versions no edit or converter mentions were skipped).
+    /// The versions where something happens are visited in order, from `stored` on. At
+    /// version `v`: the type changes starting at `v`, then its name changes (each in
+    /// registration order), then the converter registered for `v + 1`. An edit from `v` to
+    /// `t` applies to data stored at `v` or older; data stored between `v` and `t` (versions
+    /// the edit skips) already has the new shape. A converter for `n` applies to data older
+    /// than `n`.
     pub(crate) fn upgrade(
         &self,
         data: &mut Value,
@@ -143,74 +143,50 @@ impl VersionPlan {
                 ),
             ));
         }
+        if let Some(edge) = self.edges.iter().find(|e| e.to <= e.from) {
+            return Err(Error::new(
+                codes::INVALID_EDIT,
+                format!(
+                    "{}: an edit goes from version {} to version {}, not forward",
+                    info.name(),
+                    edge.from,
+                    edge.to
+                ),
+            ));
+        }
+        let mut levels: BTreeSet<u32> = self
+            .edges
+            .iter()
+            .map(|e| e.from)
+            .filter(|&from| from >= stored)
+            .collect();
+        levels.extend(self.converters.range(stored + 1..).map(|(n, _)| n - 1));
         let mut at = stored;
-        while at < current {
-            let starting: Vec<&Edge> = self.edges.iter().filter(|e| e.from == at).collect();
-            if let Some(first) = starting.first() {
-                let to = first.to;
-                if let Some(other) = starting.iter().find(|e| e.to != to) {
-                    return Err(Error::new(
-                        codes::CONFLICTING_UPGRADES,
-                        format!(
-                            "{}: edits from version {at} lead to both version {to} and version {}",
-                            info.name(),
-                            other.to
-                        ),
-                    ));
-                }
-                if to <= at {
-                    return Err(Error::new(
-                        codes::CONFLICTING_UPGRADES,
-                        format!(
-                            "{}: an edit goes from version {at} back to {to}",
-                            info.name()
-                        ),
-                    ));
-                }
+        for level in levels {
+            let starting = || self.edges.iter().filter(move |e| e.from == level);
+            let types = starting().filter(|e| matches!(e.patch, Patch::Type { .. }));
+            let names = starting().filter(|e| matches!(e.patch, Patch::Name { .. }));
+            for edge in types.chain(names) {
+                let step = Upgrade {
+                    info,
+                    from: at.max(edge.from),
+                    to: edge.to,
+                    registry,
+                };
+                apply_patch(&edge.patch, data).map_err(|e| failed(&step, &e))?;
+            }
+            let reached = starting().map(|e| e.to).max();
+            if let Some(converter) = self.converters.get(&(level + 1)) {
                 let step = Upgrade {
                     info,
                     from: at,
-                    to,
+                    to: level + 1,
                     registry,
                 };
-                let types = starting
-                    .iter()
-                    .filter(|e| matches!(e.patch, Patch::Type { .. }));
-                let names = starting
-                    .iter()
-                    .filter(|e| matches!(e.patch, Patch::Name { .. }));
-                for edge in types.chain(names) {
-                    apply_patch(&edge.patch, data).map_err(|e| failed(&step, &e))?;
-                }
-                for (&version, converter) in self.converters.range(at + 1..=to) {
-                    let step = Upgrade {
-                        info,
-                        from: at,
-                        to: version,
-                        registry,
-                    };
-                    converter(data, &step).map_err(|e| failed(&step, &e))?;
-                    at = version;
-                }
-                at = to;
-                continue;
+                converter(data, &step).map_err(|e| failed(&step, &e))?;
+                at = level + 1;
             }
-            let next_converter = self.converters.range(at + 1..).next();
-            let next_edge = self.edges.iter().map(|e| e.from).filter(|&f| f > at).min();
-            match (next_converter, next_edge) {
-                (Some((&version, converter)), edge) if edge.is_none_or(|f| version <= f) => {
-                    let step = Upgrade {
-                        info,
-                        from: at,
-                        to: version,
-                        registry,
-                    };
-                    converter(data, &step).map_err(|e| failed(&step, &e))?;
-                    at = version;
-                }
-                (_, Some(from)) => at = from,
-                (_, None) => at = current,
-            }
+            at = at.max(reached.unwrap_or(at));
         }
         Ok(())
     }
@@ -336,17 +312,43 @@ mod tests {
     }
 
     #[test]
-    fn type_change_errors_and_conflicts_are_coded() {
+    fn type_change_errors_and_backward_edits_are_coded() {
         let mut plan = VersionPlan::default();
         plan.add_type_change::<u8, u16>("a", 0, 1, u16::from);
         let registry = TypeRegistry::new();
         let mut data = Value::Map(vec![(Value::from("a"), Value::from("x"))]);
         let error = plan.upgrade(&mut data, 0, info(), &registry).unwrap_err();
         assert_eq!(error.code(), codes::CONVERTER_FAILED);
-        plan.add_name_change(0, 2, "a", "b");
+        assert!(error.message().contains("field `a`"));
+        plan.add_name_change(2, 2, "a", "b");
         let mut data = Value::Map(vec![(Value::from("a"), Value::from(1u64))]);
         let error = plan.upgrade(&mut data, 0, info(), &registry).unwrap_err();
-        assert_eq!(error.code(), codes::CONFLICTING_UPGRADES);
+        assert_eq!(error.code(), codes::INVALID_EDIT);
+    }
+
+    #[test]
+    fn fields_evolve_on_their_own_schedules() {
+        // `hp` changes type from 1 straight to 3; `name` is renamed at 1 -> 2 and 2 -> 3.
+        let mut plan = VersionPlan::default();
+        plan.add_type_change::<u32, f64>("hp", 1, 3, f64::from);
+        plan.add_name_change(1, 2, "name", "title");
+        plan.add_name_change(2, 3, "title", "display_name");
+        let registry = TypeRegistry::new();
+        let mut v1 = Value::Map(vec![
+            (Value::from("name"), Value::from("a")),
+            (Value::from("hp"), Value::from(5u64)),
+        ]);
+        plan.upgrade(&mut v1, 1, info(), &registry).unwrap();
+        assert_eq!(v1.child_names_for_test(), ["display_name", "hp"]);
+        assert_eq!(v1.get("hp"), Some(&Value::from(5.0)));
+        // Version 2 data already has the new `hp` (the type change skipped version 2).
+        let mut v2 = Value::Map(vec![
+            (Value::from("title"), Value::from("a")),
+            (Value::from("hp"), Value::from(5.5)),
+        ]);
+        plan.upgrade(&mut v2, 2, info(), &registry).unwrap();
+        assert_eq!(v2.child_names_for_test(), ["display_name", "hp"]);
+        assert_eq!(v2.get("hp"), Some(&Value::from(5.5)));
     }
 
     trait NamesForTest {
