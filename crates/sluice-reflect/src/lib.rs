@@ -44,6 +44,7 @@ mod registry;
 mod writer;
 
 pub use flags::Flags;
+pub use handlers::{Deserializer, Serializer};
 pub use impls::HashBuilder;
 pub use info::{
     EnumInfo, FieldDefault, FieldInfo, GenericInfoCell, ScalarKind, StructInfo, StructStyle,
@@ -58,7 +59,6 @@ pub use registry::TypeRegistry;
 pub use sluice_derive::Reflect;
 /// The uuid type of type ids and `Uuid` values (re-exported from the `uuid` crate).
 pub use uuid::Uuid;
-pub use handlers::{Deserializer, Serializer};
 pub use writer::PropertyWriter;
 
 /// Error codes of the reflection layer (category `reflect`).

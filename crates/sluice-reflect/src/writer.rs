@@ -1294,7 +1294,6 @@ impl PropertyWriter<'_> {
                 infos,
                 ..
             } => (infos.get(*index)?.ty)(),
-            Kind::Fields { pending: None, .. } => return None,
             Kind::Seq { source, index, .. } => match source {
                 SeqSource::List => match through_box(target.type_info()).kind() {
                     crate::TypeKind::List { item } | crate::TypeKind::Array { item, .. } => item(),

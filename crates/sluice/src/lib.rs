@@ -43,19 +43,34 @@ pub use sluice_reflect::{PropertyReader, PropertyWriter, Reflect, TypeRegistry, 
 /// The name given to in-memory input in rendered errors.
 const INPUT_NAME: &str = "<input>";
 
-/// Pipes `reader` into a fresh `T`; the value is handed out only when complete.
-fn read_value<T: Typed, R: Reader + ?Sized>(reader: &mut R) -> Result<T> {
-    let mut value = T::reflect_default();
-    pipe(reader, &mut PropertyWriter::new(&mut value))?;
-    Ok(value)
+/// The built-in handler tables the one-line helpers use, built once.
+struct BuiltIn {
+    json: reflect::handlers::Deserializer,
+    json_out: reflect::handlers::Serializer,
+    msgpack: reflect::handlers::Deserializer,
+    msgpack_out: reflect::handlers::Serializer,
+    registry: TypeRegistry,
+}
+
+fn built_in() -> &'static BuiltIn {
+    use reflect::handlers::builtin;
+    static TABLES: std::sync::OnceLock<BuiltIn> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| BuiltIn {
+        json: builtin::json(),
+        json_out: builtin::json_serializer(),
+        msgpack: builtin::msgpack(),
+        msgpack_out: builtin::msgpack_serializer(),
+        registry: TypeRegistry::new(),
+    })
 }
 
 /// JSON: the `sluice-json` crate, plus one-line helpers to and from Rust values.
 pub mod json {
     use std::io;
 
-    use sluice_core::{Result, pipe};
-    use sluice_reflect::{PropertyReader, Reflect, Typed};
+    use sluice_core::Result;
+    use sluice_reflect::handlers::{Deserializer, Serializer};
+    use sluice_reflect::{Reflect, TypeRegistry, Typed};
 
     pub use sluice_json::*;
 
@@ -103,8 +118,36 @@ pub mod json {
     /// # Errors
     /// As [`from_str`].
     pub fn from_slice_with<T: Typed>(bytes: &[u8], options: JsonOptions) -> Result<T> {
+        let tables = crate::built_in();
+        from_slice_using(bytes, options, &tables.json, &tables.registry)
+    }
+
+    /// Reads a value of type `T` from JSON bytes through a handler table of your own (such as
+    /// [`builtin::json_relaxed`](crate::reflect::handlers::builtin::json_relaxed) for O3DE's
+    /// coercions), with a registry for polymorphic values and marks.
+    ///
+    /// ```
+    /// use sluice::json::JsonOptions;
+    /// use sluice::reflect::handlers::builtin;
+    /// let table = builtin::json_relaxed();
+    /// let flags: Vec<bool> = sluice::json::from_slice_using(
+    ///     b"[true, \"FALSE\", 1]", JsonOptions::default(), &table, &sluice::TypeRegistry::new())?;
+    /// assert_eq!(flags, [true, false, true]);
+    /// # Ok::<(), sluice::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`from_str`], and the errors of the table's handlers.
+    pub fn from_slice_using<T: Typed>(
+        bytes: &[u8],
+        options: JsonOptions,
+        table: &Deserializer,
+        registry: &TypeRegistry,
+    ) -> Result<T> {
         let mut reader = JsonReader::new(SliceInput::new(bytes), options);
-        crate::read_value(&mut reader).map_err(|e| e.with_source_text(crate::INPUT_NAME, bytes))
+        table
+            .deserialize(&mut reader, registry)
+            .map_err(|e| e.with_source_text(crate::INPUT_NAME, bytes))
     }
 
     /// Reads a value of type `T` from strict JSON in any [`io::Read`], with bounded memory.
@@ -115,7 +158,8 @@ pub mod json {
     /// As [`from_str`], and I/O errors.
     pub fn from_reader<T: Typed, R: io::Read>(reader: R) -> Result<T> {
         let mut reader = JsonReader::new(IoInput::new(reader), JsonOptions::default());
-        crate::read_value(&mut reader)
+        let tables = crate::built_in();
+        tables.json.deserialize(&mut reader, &tables.registry)
     }
 
     /// Writes a value as condensed JSON text.
@@ -145,8 +189,23 @@ pub mod json {
     /// # Errors
     /// As [`to_string`].
     pub fn to_string_with<T: Reflect>(value: &T, options: WriterOptions) -> Result<String> {
+        let tables = crate::built_in();
+        to_string_using(value, options, &tables.json_out, &tables.registry)
+    }
+
+    /// Writes a value as JSON text through a handler table of your own, with a registry for
+    /// polymorphic values and marks.
+    ///
+    /// # Errors
+    /// As [`to_string`], and the errors of the table's handlers.
+    pub fn to_string_using<T: Reflect>(
+        value: &T,
+        options: WriterOptions,
+        table: &Serializer,
+        registry: &TypeRegistry,
+    ) -> Result<String> {
         let mut writer = JsonWriter::new(Vec::with_capacity(128), options);
-        pipe(&mut PropertyReader::new(value), &mut writer)?;
+        table.serialize(value, &mut writer, registry)?;
         writer.into_string()
     }
 
@@ -156,15 +215,19 @@ pub mod json {
     /// As [`to_string`], and I/O errors.
     pub fn to_writer<W: io::Write, T: Reflect>(sink: W, value: &T) -> Result<()> {
         let mut writer = JsonWriter::new(sink, WriterOptions::condensed());
-        pipe(&mut PropertyReader::new(value), &mut writer)?;
+        let tables = crate::built_in();
+        tables
+            .json_out
+            .serialize(value, &mut writer, &tables.registry)?;
         writer.into_inner().map(drop)
     }
 }
 
 /// MessagePack: the `sluice-msgpack` crate, plus one-line helpers to and from Rust values.
 pub mod msgpack {
-    use sluice_core::{Result, pipe};
-    use sluice_reflect::{PropertyReader, Reflect, Typed};
+    use sluice_core::Result;
+    use sluice_reflect::handlers::{Deserializer, Serializer};
+    use sluice_reflect::{Reflect, TypeRegistry, Typed};
 
     pub use sluice_msgpack::*;
 
@@ -181,8 +244,24 @@ pub mod msgpack {
     /// # Errors
     /// Malformed MessagePack, or a value that does not fit `T`.
     pub fn from_slice<T: Typed>(bytes: &[u8]) -> Result<T> {
+        let tables = crate::built_in();
+        from_slice_using(bytes, &tables.msgpack, &tables.registry)
+    }
+
+    /// Reads a value of type `T` from MessagePack bytes through a handler table of your own,
+    /// with a registry for polymorphic values and marks.
+    ///
+    /// # Errors
+    /// As [`from_slice`], and the errors of the table's handlers.
+    pub fn from_slice_using<T: Typed>(
+        bytes: &[u8],
+        table: &Deserializer,
+        registry: &TypeRegistry,
+    ) -> Result<T> {
         let mut reader = MsgPackReader::from_slice(bytes);
-        crate::read_value(&mut reader).map_err(|e| e.with_source_text(crate::INPUT_NAME, bytes))
+        table
+            .deserialize(&mut reader, registry)
+            .map_err(|e| e.with_source_text(crate::INPUT_NAME, bytes))
     }
 
     /// Writes a value as MessagePack (smallest encodings).
@@ -190,8 +269,22 @@ pub mod msgpack {
     /// # Errors
     /// When a value has no MessagePack form (an `i128` beyond the 64-bit range).
     pub fn to_vec<T: Reflect>(value: &T) -> Result<Vec<u8>> {
+        let tables = crate::built_in();
+        to_vec_using(value, &tables.msgpack_out, &tables.registry)
+    }
+
+    /// Writes a value as MessagePack through a handler table of your own, with a registry for
+    /// polymorphic values and marks.
+    ///
+    /// # Errors
+    /// As [`to_vec`], and the errors of the table's handlers.
+    pub fn to_vec_using<T: Reflect>(
+        value: &T,
+        table: &Serializer,
+        registry: &TypeRegistry,
+    ) -> Result<Vec<u8>> {
         let mut writer = MsgPackWriter::new(Vec::with_capacity(128));
-        pipe(&mut PropertyReader::new(value), &mut writer)?;
+        table.serialize(value, &mut writer, registry)?;
         writer.into_inner()
     }
 }
@@ -261,7 +354,9 @@ pub mod ndjson {
             };
             let line = record.line();
             Some(
-                crate::read_value(&mut record)
+                crate::built_in()
+                    .json
+                    .deserialize(&mut record, &crate::built_in().registry)
                     .map_err(|e| e.with_note(format!("in the record on line {line}"))),
             )
         }

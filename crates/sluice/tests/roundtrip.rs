@@ -29,9 +29,18 @@ fn everything_round_trips_through_msgpack() {
 }
 
 #[test]
-fn container_keys_are_a_clear_json_error_but_fine_in_msgpack() {
+fn container_keys_are_key_value_arrays_in_json_and_native_in_msgpack() {
     let value: std::collections::BTreeMap<(u8, u8), bool> = [((1, 2), true)].into();
-    let error = sluice::json::to_string(&value).expect_err("container key");
+    let text = sluice::json::to_string(&value).expect("container key");
+    assert_eq!(text, r#"[{"$key":[1,2],"$value":true}]"#);
+    let back: std::collections::BTreeMap<(u8, u8), bool> =
+        sluice::json::from_str(&text).expect("back from json");
+    assert_eq!(back, value);
+    // A plain pipe has no convention for them: JSON object keys must be text.
+    let mut writer =
+        sluice::json::JsonWriter::new(Vec::new(), sluice::json::WriterOptions::condensed());
+    let error = sluice::pipe(&mut sluice::PropertyReader::new(&value), &mut writer)
+        .expect_err("container key without the table");
     assert_eq!(error.code(), sluice::core::codes::INVALID_STRUCTURE);
     let bytes = sluice::msgpack::to_vec(&value).expect("msgpack");
     let back: std::collections::BTreeMap<(u8, u8), bool> =

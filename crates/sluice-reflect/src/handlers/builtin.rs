@@ -11,18 +11,21 @@
 //!
 //! The rules, in the order they are tried (their names work with `remove` / `replace`):
 //!
-//! | priority | rule | types | input | what |
+//! | priority | rule | types | input (reading) | what |
 //! |---|---|---|---|---|
-//! | 100 | [`POLYMORPHIC`] | registered trait objects | object | `{"$type": "Circle", ...}`, `$type` anywhere |
-//! | 90 | [`BLOB`] | lists of bytes marked [`Mark::Blob`] | string / bytes | base64 in JSON, bin in MessagePack |
-//! | 80 | [`FLAGS`] | `Flags<E>` | array | `["Read", "Exec", 16]` |
-//! | 70 | [`ENUM_NAME`] | unit-only enums | string | variant name, else an integer string |
-//! | 60 | [`KEY_VALUE_MAP`] | maps with non-string keys | array | `[{"$key": k, "$value": v}]` (and `Key` / `Value`) |
-//! | 50 | [`SORTED_SET`] | sets (writing only) | — | elements sorted |
-//! | 40 | [`COERCE`] (relaxed only) | bool, integers, floats, strings | mismatched scalars | O3DE's coercion table |
+//! | 100 | [`POLYMORPHIC`] | trait objects registered with `register_polymorphic` | object | `{"$type": "Circle", ...}`, `$type` anywhere in the object (name, path or uuid) |
+//! | 90 | [`BLOB`] | lists of bytes marked [`Mark::Blob`] | string (and bin in MessagePack) | base64 text in JSON, bin in MessagePack |
+//! | 86 | [`COLOR`] | structs marked [`Mark::Color`] | array, object, string | `[r,g,b(,a)]`, `{"RGB": ..}`, `{"RGBA8": ..}`, `{"HEX": ..}`, `"#RRGGBB"`...; written `[r,g,b,a]` |
+//! | 85 | [`VECTOR`] | `[f32/f64; 2..=4]`, structs marked [`Mark::Vector`] | array, object | any length (missing 0, extra ignored), `{"x": .., "Y": ..}`; written as an array on one line |
+//! | 80 | [`FLAGS`] | `Flags<E>` | array | `["Read", "Exec", 16]`; written with combined names first, leftover bits as an integer |
+//! | 70 | [`ENUM_NAME`] | unit-only enums | string | variant name, else an integer string (`"5"`) |
+//! | 60 | [`KEY_VALUE_MAP`] | maps whose keys are not string-like | array | `[{"$key": k, "$value": v}]` (and O3DE's `Key` / `Value`); MessagePack writes native maps |
+//! | 50 | [`SORTED_SET`] | sets (writing only) | — | elements sorted, so output is deterministic |
+//! | 40 | [`COERCE`] (relaxed set only) | bool, integers, floats, strings | mismatched scalars | O3DE's coercion table, see [`add_coercions`] |
 //!
-//! After the rules, every kind is [plain](super::ReadAction::Plain); struct fields starting
-//! with `$` that the struct does not have are skipped on read.
+//! After the rules, every kind is [plain](super::ReadAction::Plain) (uuids read their braced
+//! and uppercase forms and write the canonical one there); struct fields starting with `$`
+//! that the struct does not have are skipped on read.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -32,11 +35,11 @@ use sluice_core::{
     Writer, pipe_value,
 };
 
-use super::base64;
 use super::{
     Deserializer, EntrySet, KindKey, Lookahead, Mark, ReadAction, ReadContext, Serializer,
-    WriteAction, WriteContext,
+    TypePredicate, WriteAction, WriteContext,
 };
+use super::{base64, geometry};
 use crate::info::VariantStyle;
 use crate::{
     PropertyWriter, ReflectMut, ReflectRef, ScalarKind, TypeInfo, TypeKind, TypeRegistry, codes,
@@ -46,6 +49,10 @@ use crate::{
 pub const POLYMORPHIC: &str = "polymorphic";
 /// Rule name: byte lists marked as blobs.
 pub const BLOB: &str = "blob";
+/// Rule name: colors (structs marked [`Mark::Color`]) from their many forms.
+pub const COLOR: &str = "color";
+/// Rule name: vectors (small float arrays, structs marked [`Mark::Vector`]).
+pub const VECTOR: &str = "vector";
 /// Rule name: flags as arrays of names.
 pub const FLAGS: &str = "flags";
 /// Rule name: enums by name with the integer-string fallback.
@@ -97,15 +104,47 @@ pub fn pipe_serializer() -> Serializer {
 fn conventions_de(format: Format) -> Deserializer {
     let mut table = pipe();
     table.skip_dollar_fields(true);
-    table.add_at(100, POLYMORPHIC, is_polymorphic, EntrySet::MAP, read_polymorphic);
+    table.add_at(
+        100,
+        POLYMORPHIC,
+        is_polymorphic,
+        EntrySet::MAP,
+        read_polymorphic,
+    );
     let blob_entries = match format {
         Format::Json => EntrySet::STRING,
         Format::MsgPack => EntrySet::STRING | EntrySet::BLOB,
     };
     table.add_at(90, BLOB, is_blob, blob_entries, read_blob);
+    table.add_at(
+        86,
+        COLOR,
+        geometry::is_color,
+        EntrySet::ARRAY | EntrySet::MAP | EntrySet::STRING,
+        geometry::read_color,
+    );
+    table.add_at(
+        85,
+        VECTOR,
+        geometry::is_vector,
+        EntrySet::ARRAY | EntrySet::MAP,
+        geometry::read_vector,
+    );
     table.add_at(80, FLAGS, is_flags, EntrySet::ARRAY, read_flags);
-    table.add_at(70, ENUM_NAME, is_unit_enum, EntrySet::STRING, read_enum_name);
-    table.add_at(60, KEY_VALUE_MAP, is_map, EntrySet::ARRAY, read_key_value_map);
+    table.add_at(
+        70,
+        ENUM_NAME,
+        is_unit_enum,
+        EntrySet::STRING,
+        read_enum_name,
+    );
+    table.add_at(
+        60,
+        KEY_VALUE_MAP,
+        has_complex_keys,
+        EntrySet::ARRAY,
+        read_key_value_map,
+    );
     table
 }
 
@@ -137,11 +176,19 @@ fn conventions_ser(format: Format) -> Serializer {
         Format::Json => table.add_at(90, BLOB, is_blob, write_blob_base64),
         Format::MsgPack => table.add_at(90, BLOB, is_blob, write_blob_bin),
     };
+    table.add_at(86, COLOR, geometry::is_color, geometry::write_components);
+    table.add_at(85, VECTOR, geometry::is_vector, geometry::write_components);
     table.add_at(80, FLAGS, is_flags, write_flags);
     if format == Format::Json {
+        // MessagePack maps take keys of any shape natively.
         table.add_at(60, KEY_VALUE_MAP, has_complex_keys, write_key_value_map);
     }
-    table.add_at(50, SORTED_SET, |info, _| KindKey::of(info) == KindKey::Set, write_sorted_set);
+    table.add_at(
+        50,
+        SORTED_SET,
+        |info, _| KindKey::of(info) == KindKey::Set,
+        write_sorted_set,
+    );
     table
 }
 
@@ -168,15 +215,12 @@ fn is_blob(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
 }
 
 fn is_flags(info: &'static TypeInfo, _: &TypeRegistry) -> bool {
-    info.as_enum().is_some_and(|e| e.flags && e.flags_of.is_some())
+    info.as_enum()
+        .is_some_and(|e| e.flags && e.flags_of.is_some())
 }
 
 fn is_unit_enum(info: &'static TypeInfo, _: &TypeRegistry) -> bool {
     info.as_enum().is_some_and(|e| !e.flags && e.is_unit_only())
-}
-
-fn is_map(info: &'static TypeInfo, _: &TypeRegistry) -> bool {
-    matches!(info.kind(), TypeKind::Map { .. })
 }
 
 /// Keys with a text form JSON object keys can hold: scalars, uuids and unit-only enums.
@@ -215,10 +259,11 @@ fn record_value(reader: &mut dyn Lookahead, out: &mut Vec<(Token, Span)>) -> Res
     }
 }
 
-fn located(ctx: &ReadContext<'_, '_>, error: Error) -> Error {
-    error
-        .with_path(ctx.path.clone())
-        .with_type_path(ctx.info.name())
+/// An error of a property writer over the handler's target alone, made an error about the
+/// value (the table adds the value's data path and Rust type path).
+fn located(ctx: &ReadContext<'_, '_>, error: &Error) -> Error {
+    let span = error.span().unwrap_or_else(|| ctx.reader.span());
+    Error::new(error.code(), error.message()).with_span(span)
 }
 
 // ---- polymorphism ----
@@ -296,7 +341,10 @@ fn write_polymorphic(ctx: &mut WriteContext<'_, '_>) -> Result<()> {
     let ReflectRef::Struct(s) = inner.reflect_ref() else {
         return Err(Error::new(
             codes::WRONG_TYPE,
-            format!("the implementor {} is not a struct", inner.type_info().name()),
+            format!(
+                "the implementor {} is not a struct",
+                inner.type_info().name()
+            ),
         ));
     };
     let info = s.struct_info();
@@ -365,9 +413,9 @@ fn bytes_of(ctx: &WriteContext<'_, '_>) -> Result<Vec<u8>> {
             None => list
                 .iter()
                 .map(|b| {
-                    b.downcast_ref::<u8>().copied().ok_or_else(|| {
-                        Error::new(codes::WRONG_TYPE, "a blob must be a list of u8")
-                    })
+                    b.downcast_ref::<u8>()
+                        .copied()
+                        .ok_or_else(|| Error::new(codes::WRONG_TYPE, "a blob must be a list of u8"))
                 })
                 .collect(),
         },
@@ -509,15 +557,22 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
             let name = ctx.reader.read_name()?;
             match name {
                 "$key" | "Key" => {
-                    ctx.session.read_value(ctx.reader, key.as_mut(), &path)?;
+                    let mut key_path = path.clone();
+                    key_path.push_key(name);
+                    ctx.session
+                        .read_value(ctx.reader, key.as_mut(), &key_path)?;
                     has_key = true;
                 }
                 "$value" | "Value" => {
-                    ctx.session.read_value(ctx.reader, value.as_mut(), &path)?;
+                    let mut value_path = path.clone();
+                    value_path.push_key(name);
+                    ctx.session
+                        .read_value(ctx.reader, value.as_mut(), &value_path)?;
                     has_value = true;
                 }
                 other => {
-                    let message = format!("unknown key {other:?} in a map entry (expected $key, $value)");
+                    let message =
+                        format!("unknown key {other:?} in a map entry (expected $key, $value)");
                     return Err(Error::new(codes::UNKNOWN_FIELD, message)
                         .with_span(ctx.reader.span())
                         .with_path(path));
@@ -583,7 +638,10 @@ fn compare_values(a: &Value, b: &Value) -> Ordering {
             match (x.to_i128(), y.to_i128()) {
                 (Ok(x), Ok(y)) => x.cmp(&y),
                 _ => {
-                    let (x, y) = (x.to_f64().unwrap_or(f64::NAN), y.to_f64().unwrap_or(f64::NAN));
+                    let (x, y) = (
+                        x.to_f64().unwrap_or(f64::NAN),
+                        y.to_f64().unwrap_or(f64::NAN),
+                    );
                     x.total_cmp(&y)
                 }
             }
@@ -655,7 +713,7 @@ fn is_integer_kind(kind: ScalarKind) -> bool {
 fn put_number(ctx: &mut ReadContext<'_, '_>, number: Number<'_>) -> Result<()> {
     let span = ctx.reader.span();
     let result = PropertyWriter::new(ctx.target).write_number(number);
-    result.map_err(|e| located(ctx, e).with_span(span))
+    result.map_err(|e| located(ctx, &e).with_span(span))
 }
 
 fn number_hint(text: &str) -> NumberHint {
@@ -699,13 +757,17 @@ fn read_coerced(ctx: &mut ReadContext<'_, '_>, truncate: bool) -> Result<()> {
         }
         ScalarKind::String | ScalarKind::Char => {
             let text = if entry == Entry::Bool {
-                String::from(if ctx.reader.read_bool()? { "True" } else { "False" })
+                String::from(if ctx.reader.read_bool()? {
+                    "True"
+                } else {
+                    "False"
+                })
             } else {
                 ctx.reader.read_number()?.to_string()
             };
             let span = ctx.reader.span();
             let result = PropertyWriter::new(ctx.target).write_str(&text);
-            result.map_err(|e| located(ctx, e).with_span(span))
+            result.map_err(|e| located(ctx, &e).with_span(span))
         }
         _ => match entry {
             Entry::Bool => {
@@ -720,7 +782,7 @@ fn read_coerced(ctx: &mut ReadContext<'_, '_>, truncate: bool) -> Result<()> {
                 let number = ctx.reader.read_number()?.to_owned_number();
                 let number = number.as_number();
                 if truncate && is_integer_kind(kind) && number.is_float() {
-                    let value = number.to_f64().map_err(|e| located(ctx, e))?;
+                    let value = number.to_f64().map_err(|e| located(ctx, &e))?;
                     put_number(ctx, Number::F64(value.trunc()))
                 } else {
                     put_number(ctx, number)
@@ -730,53 +792,49 @@ fn read_coerced(ctx: &mut ReadContext<'_, '_>, truncate: bool) -> Result<()> {
     }
 }
 
-/// Adds O3DE's coercions as the [`COERCE`] rule (priority 40): bool from `0` / `1` and from
+/// Adds O3DE's coercions as the [`COERCE`] rules (priority 40): bool from `0` / `1` and from
 /// `"true"` / `"false"` in any case; integers from `true` / `false`, from numeric strings and
-/// (when `truncate_floats`) from floats, truncated; floats from bools and numeric strings;
-/// strings from bools (`"True"` / `"False"`) and from numbers (their text). Well-typed input
-/// never reaches the rule.
+/// (when `truncate_floats`) from floats, truncated toward zero; floats from bools and numeric
+/// strings; strings from bools (`"True"` / `"False"`) and from numbers (their text).
+///
+/// Each rule is narrowed to the input tokens it converts, so well-typed input never reaches
+/// it.
 pub fn add_coercions(table: &mut Deserializer, truncate_floats: bool) -> &mut Deserializer {
-    let applies = |info: &'static TypeInfo, _: &TypeRegistry| {
-        scalar_kind(info).is_some_and(|k| k != ScalarKind::Char)
-    };
-    // One rule per input kind, each narrowed to the inputs it converts.
-    let handler = move |ctx: &mut ReadContext<'_, '_>| read_coerced(ctx, truncate_floats);
-    table.add_rule(
-        40,
-        COERCE.into(),
-        Arc::new(move |info, registry| {
-            applies(info, registry) && !is_integer_kind(scalar_kind(info).unwrap_or(ScalarKind::Bool))
-                && scalar_kind(info) != Some(ScalarKind::String)
-                && scalar_kind(info) != Some(ScalarKind::Bool)
-        }),
-        EntrySet::BOOL | EntrySet::STRING,
-        ReadAction::Custom(Arc::new(handler)),
-    );
+    let handler: super::ReadHandler =
+        Arc::new(move |ctx: &mut ReadContext<'_, '_>| read_coerced(ctx, truncate_floats));
     let integer_entries = if truncate_floats {
         EntrySet::BOOL | EntrySet::STRING | EntrySet::NUMBER
     } else {
         EntrySet::BOOL | EntrySet::STRING
     };
-    table.add_rule(
-        40,
-        COERCE.into(),
-        Arc::new(|info, _| scalar_kind(info).is_some_and(is_integer_kind)),
-        integer_entries,
-        ReadAction::Custom(Arc::new(handler)),
-    );
-    table.add_rule(
-        40,
-        COERCE.into(),
-        Arc::new(|info, _| scalar_kind(info) == Some(ScalarKind::Bool)),
-        EntrySet::STRING | EntrySet::NUMBER,
-        ReadAction::Custom(Arc::new(handler)),
-    );
-    table.add_rule(
-        40,
-        COERCE.into(),
-        Arc::new(|info, _| scalar_kind(info) == Some(ScalarKind::String)),
-        EntrySet::BOOL | EntrySet::NUMBER,
-        ReadAction::Custom(Arc::new(handler)),
-    );
+    let rules: [(TypePredicate, EntrySet); 4] = [
+        (
+            Arc::new(|info, _| scalar_kind(info) == Some(ScalarKind::Bool)),
+            EntrySet::STRING | EntrySet::NUMBER,
+        ),
+        (
+            Arc::new(|info, _| scalar_kind(info).is_some_and(is_integer_kind)),
+            integer_entries,
+        ),
+        (
+            Arc::new(|info, _| {
+                matches!(scalar_kind(info), Some(ScalarKind::F32 | ScalarKind::F64))
+            }),
+            EntrySet::BOOL | EntrySet::STRING,
+        ),
+        (
+            Arc::new(|info, _| scalar_kind(info) == Some(ScalarKind::String)),
+            EntrySet::BOOL | EntrySet::NUMBER,
+        ),
+    ];
+    for (applies, entries) in rules {
+        table.add_rule(
+            40,
+            COERCE,
+            applies,
+            entries,
+            ReadAction::Custom(Arc::clone(&handler)),
+        );
+    }
     table
 }

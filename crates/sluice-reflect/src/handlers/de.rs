@@ -2,22 +2,22 @@
 
 use std::any::Any;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use sluice_core::error::SpanHint;
 use sluice_core::pipe::copy_token;
-use sluice_core::{
-    Entry, Error, Path, PathSegment, PutbackReader, Reader, Result, Span, Token, Writer,
-};
+use sluice_core::{Entry, Error, ErrorCode, Path, PathSegment, PutbackReader, Reader, Result};
+use sluice_core::{Span, Token, Writer};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{EntrySet, KindKey, TypeIdMap, TypePredicate};
-use crate::{PropertyWriter, Reflect, StructInfo, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
+use super::{EntrySet, KindKey, TypeIdMap, TypePredicate, plain_closure};
+use crate::{PropertyWriter, Reflect, TypeInfo, TypeRegistry, Typed, codes};
 
 /// A reader that can take tokens back, for lookahead by value (the `"$type"` search).
 ///
-/// Implemented by [`PutbackReader`]; handlers see the input through it.
+/// Handlers see the input through it; [`PutbackReader`] implements it.
 pub trait Lookahead: Reader {
     /// Pushes `token` back with the span it had: it is the next token read (last in, first
     /// out).
@@ -59,6 +59,7 @@ impl std::fmt::Debug for ReadAction {
     }
 }
 
+#[derive(Clone)]
 struct Rule {
     name: Cow<'static, str>,
     priority: i32,
@@ -67,18 +68,32 @@ struct Rule {
     action: ReadAction,
 }
 
-/// A deserialization handler table (see the [module docs](super) for the lookup order).
+/// A deserialization handler table.
+///
+/// For each value, the table looks at the type of the place the value goes to (and the kind
+/// of the next input token) and takes the first of:
+///
+/// 1. the rules whose predicate accepts the type and whose [`EntrySet`] holds the token, by
+///    priority (highest first; among equal priorities, the one added first);
+/// 2. the action registered for the type's uuid ([`on_uuid`](Self::on_uuid),
+///    [`on_type`](Self::on_type));
+/// 3. the action registered for the type's kind ([`on_kind`](Self::on_kind));
+/// 4. else the value fails with [`NO_MATCHING_HANDLER`](codes::NO_MATCHING_HANDLER), naming the
+///    type and the data path.
+///
+/// Predicates see only the type (and the registry): each call evaluates them once per type
+/// it meets. A type none of whose rules applies and whose children are plain too is read in
+/// one tight loop straight into a [`PropertyWriter`], as fast as a bare `pipe`.
 ///
 /// ```
-/// use std::sync::Arc;
 /// use sluice_core::{Reader, Value, ValueReader};
-/// use sluice_reflect::{Reflect, TypeRegistry, handlers::{Deserializer, EntrySet}};
+/// use sluice_reflect::{Reflect, TypeRegistry, handlers::{EntrySet, builtin}};
 ///
 /// #[derive(Reflect, Debug, PartialEq)]
 /// struct Config { name: String, level: u8 }
 ///
-/// // Strings for u8 fields hold their level as a word.
-/// let mut table = sluice_reflect::handlers::builtin::json();
+/// // Levels may be given as words.
+/// let mut table = builtin::json();
 /// table.add_first(
 ///     "level words",
 ///     |info, _| info.name() == "u8",
@@ -100,21 +115,9 @@ struct Rule {
 #[derive(Clone)]
 pub struct Deserializer {
     rules: Vec<Rule>,
-    by_uuid: std::collections::HashMap<Uuid, ReadAction>,
-    by_kind: [Option<ReadAction>; 11],
+    by_uuid: HashMap<Uuid, ReadAction>,
+    by_kind: [Option<ReadAction>; KindKey::COUNT],
     skip_dollar_fields: bool,
-}
-
-impl Clone for Rule {
-    fn clone(&self) -> Rule {
-        Rule {
-            name: self.name.clone(),
-            priority: self.priority,
-            applies: Arc::clone(&self.applies),
-            entries: self.entries,
-            action: self.action.clone(),
-        }
-    }
 }
 
 impl std::fmt::Debug for Deserializer {
@@ -135,20 +138,20 @@ impl Default for Deserializer {
 
 impl Deserializer {
     /// An empty table: no rule, no handler, so every value is `NoMatchingHandler`. Start from
-    /// a [built-in set](super::builtin) instead unless you want full control.
+    /// a [built-in set](super::builtin) unless you want full control.
     #[must_use]
     pub fn new() -> Deserializer {
         Deserializer {
             rules: Vec::new(),
-            by_uuid: std::collections::HashMap::new(),
+            by_uuid: HashMap::new(),
             by_kind: Default::default(),
             skip_dollar_fields: false,
         }
     }
 
-    /// Adds a rule at `priority` (higher runs first; among equals, the earlier added first).
-    /// `applies` looks at the type only (its answer is cached per type); `entries` narrows
-    /// the rule to inputs starting with those token kinds ([`EntrySet::ALL`] for any).
+    /// Adds a rule at `priority` (higher is tried first; among equals, the earlier added
+    /// first). `applies` looks at the type only (its answer is cached per type); `entries`
+    /// narrows the rule to inputs starting with those token kinds ([`EntrySet::ALL`] for any).
     pub fn add_at(
         &mut self,
         priority: i32,
@@ -159,7 +162,7 @@ impl Deserializer {
     ) -> &mut Deserializer {
         self.add_rule(
             priority,
-            name.into(),
+            name,
             Arc::new(applies),
             entries,
             ReadAction::Custom(Arc::new(handler)),
@@ -170,7 +173,7 @@ impl Deserializer {
     pub fn add_rule(
         &mut self,
         priority: i32,
-        name: Cow<'static, str>,
+        name: impl Into<Cow<'static, str>>,
         applies: TypePredicate,
         entries: EntrySet,
         action: ReadAction,
@@ -180,16 +183,14 @@ impl Deserializer {
             .iter()
             .position(|rule| rule.priority < priority)
             .unwrap_or(self.rules.len());
-        self.rules.insert(
-            at,
-            Rule {
-                name,
-                priority,
-                applies,
-                entries,
-                action,
-            },
-        );
+        let rule = Rule {
+            name: name.into(),
+            priority,
+            applies,
+            entries,
+            action,
+        };
+        self.rules.insert(at, rule);
         self
     }
 
@@ -201,7 +202,10 @@ impl Deserializer {
         entries: EntrySet,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Deserializer {
-        let priority = self.rules.first().map_or(0, |r| r.priority.saturating_add(1));
+        let priority = self
+            .rules
+            .first()
+            .map_or(0, |r| r.priority.saturating_add(1));
         self.add_at(priority, name, applies, entries, handler)
     }
 
@@ -213,19 +217,22 @@ impl Deserializer {
         entries: EntrySet,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Deserializer {
-        let priority = self.rules.last().map_or(0, |r| r.priority.saturating_sub(1));
+        let priority = self
+            .rules
+            .last()
+            .map_or(0, |r| r.priority.saturating_sub(1));
         self.add_at(priority, name, applies, entries, handler)
     }
 
-    /// Removes the rules named `name`; whether one was there.
+    /// Removes the rules named `name`; whether there was one.
     pub fn remove(&mut self, name: &str) -> bool {
         let before = self.rules.len();
         self.rules.retain(|rule| rule.name != name);
         self.rules.len() != before
     }
 
-    /// Replaces the handler of the rules named `name` (keeping predicate and priority);
-    /// whether one was there.
+    /// Replaces the handler of the rules named `name`, keeping their predicates, token kinds
+    /// and priorities; whether there was one.
     pub fn replace(
         &mut self,
         name: &str,
@@ -240,13 +247,22 @@ impl Deserializer {
         found
     }
 
+    /// The rule names with their priorities, in the order they are tried.
+    #[must_use]
+    pub fn rules(&self) -> Vec<(&str, i32)> {
+        self.rules
+            .iter()
+            .map(|rule| (rule.name.as_ref(), rule.priority))
+            .collect()
+    }
+
     /// The rule names, in the order they are tried.
     #[must_use]
     pub fn rule_names(&self) -> Vec<&str> {
         self.rules.iter().map(|rule| rule.name.as_ref()).collect()
     }
 
-    /// Sets the handler for the type with this uuid (tried after the rules).
+    /// Sets the action for the type with this uuid (tried after the rules).
     pub fn on_uuid(&mut self, uuid: Uuid, action: ReadAction) -> &mut Deserializer {
         self.by_uuid.insert(uuid, action);
         self
@@ -260,25 +276,25 @@ impl Deserializer {
         self.on_uuid(T::info().uuid(), ReadAction::Custom(Arc::new(handler)))
     }
 
-    /// Sets the handler for every type of a kind (tried after rules and uuids); `None` removes
-    /// it.
+    /// Sets the action for every type of a kind (tried after rules and uuids); `None`
+    /// removes it.
     pub fn on_kind(&mut self, kind: KindKey, action: Option<ReadAction>) -> &mut Deserializer {
         self.by_kind[kind.index()] = action;
         self
     }
 
     /// Whether struct fields whose name starts with `$` and that the struct does not have are
-    /// skipped (`$type`, `$version`, comments...) rather than `UnknownField` errors.
+    /// skipped (`$type`, `$version`, `$comment`...) rather than `UnknownField` errors.
     pub fn skip_dollar_fields(&mut self, skip: bool) -> &mut Deserializer {
         self.skip_dollar_fields = skip;
         self
     }
 
-    /// Reads a fresh `T` from `reader` (which must hold one value, then end).
+    /// Reads a fresh `T` from `reader`, which must hold one value, then end.
     ///
     /// # Errors
-    /// Reader errors, errors of the handlers, and those of [`PropertyWriter`].
-    pub fn deserialize<T: Typed, R: Reader>(
+    /// Reader errors, handler errors, those of [`PropertyWriter`], and `NoMatchingHandler`.
+    pub fn deserialize<T: Typed, R: Reader + ?Sized>(
         &self,
         reader: &mut R,
         registry: &TypeRegistry,
@@ -289,13 +305,13 @@ impl Deserializer {
     }
 
     /// Reads `reader` (one value, then the end) into `target`, with `user` data handlers can
-    /// downcast (`ctx.session.user_data()`).
+    /// reach ([`ReadContext::user_data`]).
     ///
     /// After an error, `target` may hold part of the input.
     ///
     /// # Errors
     /// As [`deserialize`](Self::deserialize).
-    pub fn deserialize_into<R: Reader>(
+    pub fn deserialize_into<R: Reader + ?Sized>(
         &self,
         reader: &mut R,
         target: &mut dyn Reflect,
@@ -307,34 +323,124 @@ impl Deserializer {
             registry,
             user,
             cache: TypeIdMap::default(),
+            base: Path::root(),
         };
+        let info = target.type_info();
+        if session.plain_subtree(info) {
+            // Nothing in the table applies anywhere in this type: a bare pipe.
+            let mut writer = PropertyWriter::new(target);
+            return copy_plain(reader, &mut writer, self.skip_dollar_fields, false);
+        }
         let mut reader = PutbackReader::new(reader);
         let mut writer = PropertyWriter::new(target);
-        session.run(&mut reader, &mut writer, false)
+        session.run(&mut reader, &mut writer, Run::Stream)
     }
 }
 
+/// Copies tokens into a property writer with no table lookup: the whole stream, or one value
+/// (`one_value`). Unknown fields named `$...` are skipped when `skip_dollar` is set.
+fn copy_plain<R: Reader + ?Sized>(
+    reader: &mut R,
+    writer: &mut PropertyWriter<'_>,
+    skip_dollar: bool,
+    one_value: bool,
+) -> Result<()> {
+    // Start offsets of the open containers, for errors about a whole object.
+    let mut starts: SmallVec<[usize; 32]> = SmallVec::new();
+    loop {
+        let entry = reader.peek()?;
+        match entry {
+            Entry::Ended => {
+                if one_value {
+                    return Err(Error::unexpected("a value", entry).or_span(reader.span()));
+                }
+                return writer.finish();
+            }
+            Entry::Name => {
+                let name = reader.read_name()?;
+                match writer.write_name(name) {
+                    Ok(()) => {}
+                    Err(error)
+                        if skip_dollar
+                            && error.code() == codes::UNKNOWN_FIELD
+                            && name.starts_with('$') =>
+                    {
+                        reader.skip()?;
+                    }
+                    Err(error) => return Err(error.or_span(reader.span())),
+                }
+                continue;
+            }
+            _ if entry.is_container_end() => {
+                let start = starts.pop();
+                copy_token(reader, writer, entry)
+                    .map_err(|error| whole_container_span(error, start, reader.span()))?;
+            }
+            _ => {
+                copy_token(reader, writer, entry)?;
+                if entry.is_container_start() {
+                    starts.push(reader.span().start);
+                    continue;
+                }
+            }
+        }
+        if one_value && starts.is_empty() {
+            return Ok(());
+        }
+    }
+}
+
+fn whole_container_span(error: Error, start: Option<usize>, end: Span) -> Error {
+    match (error.span_hint(), start) {
+        (SpanHint::EnclosingContainer, Some(start)) => error.with_span(Span::new(start, end.end)),
+        _ => error,
+    }
+}
+
+/// How much a run of the table loop reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// Up to the end of the input, then finish the writer.
+    Stream,
+    /// One whole value.
+    Value,
+    /// One whole value, the first one in its plain shape whatever the table says.
+    PlainValue,
+}
+
+/// The cached answers of a table for one type.
+#[derive(Default)]
+struct Cached<'t> {
+    /// Which action applies for which input tokens, in order.
+    actions: SmallVec<[(EntrySet, &'t ReadAction); 2]>,
+    /// Whether this type and every type it reaches read plain whatever the input.
+    plain_subtree: Option<bool>,
+}
+
 /// The state of one deserialize call: the table, the registry, user data and the per-type
-/// cache. Handlers use it to recurse.
+/// cache of predicate answers. Handlers recurse through it.
 pub struct ReadSession<'t> {
     table: &'t Deserializer,
     registry: &'t TypeRegistry,
     user: &'t mut dyn Any,
-    cache: TypeIdMap<SmallVec<[(EntrySet, &'t ReadAction); 2]>>,
+    cache: TypeIdMap<Cached<'t>>,
+    /// The data path of the target of the current run (runs nest when handlers recurse).
+    base: Path,
 }
 
 impl std::fmt::Debug for ReadSession<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReadSession")
             .field("cached_types", &self.cache.len())
+            .field("base", &self.base.to_string())
             .finish_non_exhaustive()
     }
 }
 
-/// What a custom handler sees.
+/// What a custom deserialization handler sees.
 ///
-/// The fields are public so a handler can borrow them separately, for example the target's
-/// fields and the reader at once when it recurses.
+/// The fields are public so a handler can borrow them separately (the reader and a part of
+/// the target at once, to recurse).
 pub struct ReadContext<'c, 't> {
     /// The input, positioned at the value (nothing of it read yet).
     pub reader: &'c mut dyn Lookahead,
@@ -344,7 +450,7 @@ pub struct ReadContext<'c, 't> {
     pub info: &'static TypeInfo,
     /// The data path of the value, such as `$.items[2]`.
     pub path: &'c Path,
-    /// The registry, user data and recursion.
+    /// The registry, user data, cache and recursion.
     pub session: &'c mut ReadSession<'t>,
 }
 
@@ -357,32 +463,61 @@ impl std::fmt::Debug for ReadContext<'_, '_> {
     }
 }
 
-impl ReadContext<'_, '_> {
-    /// An error at the current value: the code, the message, this value's path and the span
-    /// of the last token read.
+impl<'t> ReadContext<'_, 't> {
+    /// The registry given to the call.
     #[must_use]
-    pub fn error(&self, code: sluice_core::ErrorCode, message: impl Into<String>) -> Error {
-        Error::new(code, message)
-            .with_span(self.reader.span())
-            .with_path(self.path.clone())
-            .with_type_path(self.info.name())
+    pub fn registry(&self) -> &'t TypeRegistry {
+        self.session.registry
     }
 
-    /// Reads one value from the reader into the target through the table again, skipping the
-    /// rules up to and including the one that chose this handler is NOT done: use this only
-    /// after changing the target's type (as the `$type` handler does) or for children.
+    /// The user data given to the call (`&mut ()` when none was given).
+    pub fn user_data(&mut self) -> &mut dyn Any {
+        self.session.user
+    }
+
+    /// A property writer over the target, for handlers that feed it tokens.
+    pub fn property_writer(&mut self) -> PropertyWriter<'_> {
+        PropertyWriter::new(&mut *self.target)
+    }
+
+    /// An error about the current value: the code, the message and the span of the last
+    /// token read. The table adds this value's data path and Rust type path.
+    #[must_use]
+    pub fn error(&self, code: ErrorCode, message: impl Into<String>) -> Error {
+        Error::new(code, message).with_span(self.reader.span())
+    }
+
+    /// Reads the next whole value through the table into the part of the target `pick`
+    /// chooses (a field, an element...); `segment` extends the data path for errors.
     ///
     /// # Errors
-    /// As [`ReadSession::read_value`].
-    pub fn recurse_into(&mut self, child: &mut dyn Reflect, segment: Option<PathSegment>) -> Result<()> {
+    /// Those of the value read; `WrongType` when `pick` finds no place.
+    pub fn recurse(
+        &mut self,
+        segment: Option<PathSegment>,
+        pick: impl FnOnce(&mut dyn Reflect) -> Option<&mut dyn Reflect>,
+    ) -> Result<()> {
         let mut path = self.path.clone();
-        if let Some(segment) = segment {
-            match segment {
-                PathSegment::Key(key) => path.push_key(key),
-                PathSegment::Index(index) => path.push_index(index),
-            }
+        match segment {
+            Some(PathSegment::Key(key)) => path.push_key(key),
+            Some(PathSegment::Index(index)) => path.push_index(index),
+            None => {}
         }
+        let Some(child) = pick(&mut *self.target) else {
+            return Err(self.error(codes::WRONG_TYPE, "no place for this part of the value"));
+        };
         self.session.read_value(self.reader, child, &path)
+    }
+
+    /// Reads the value in its plain shape, as if no rule matched it (its children still go
+    /// through the table): for handlers that only look before or after.
+    ///
+    /// # Errors
+    /// Those of the value read.
+    pub fn read_plain(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        self.session
+            .run_nested(self.reader, self.target, &path, Run::PlainValue)
     }
 }
 
@@ -398,72 +533,108 @@ impl<'t> ReadSession<'t> {
         self.user
     }
 
-    /// Reads one whole value from `reader` into `target` through the table (the recursion
-    /// of handlers for children). `path` is the data path of `target`, put in front of the
-    /// paths of errors.
+    /// Reads one whole value from `reader` into `target` through the table: the recursion
+    /// of handlers for children. `path` is the data path of `target`.
     ///
     /// # Errors
-    /// Reader, handler and [`PropertyWriter`] errors.
+    /// Reader, handler and [`PropertyWriter`] errors, with their full data path.
     pub fn read_value(
         &mut self,
         reader: &mut dyn Lookahead,
         target: &mut dyn Reflect,
         path: &Path,
     ) -> Result<()> {
-        let mut writer = PropertyWriter::new(target);
-        let mut reader = reader;
-        self.run(&mut reader, &mut writer, true).map_err(|mut error| {
-            if !path.is_root() {
-                let outer = path.segments().to_vec();
-                error.path_mut().prepend(&outer);
-            }
-            error
-        })
+        self.run_nested(reader, target, path, Run::Value)
     }
 
-    /// The actions for `info`, in order, computed once per type and call.
-    fn actions(&mut self, info: &'static TypeInfo) -> &SmallVec<[(EntrySet, &'t ReadAction); 2]> {
+    fn run_nested(
+        &mut self,
+        mut reader: &mut dyn Lookahead,
+        target: &mut dyn Reflect,
+        path: &Path,
+        run: Run,
+    ) -> Result<()> {
+        let outer = std::mem::replace(&mut self.base, path.clone());
+        let mut writer = PropertyWriter::new(target);
+        let result = self.run(&mut reader, &mut writer, run);
+        self.base = outer;
+        result
+    }
+
+    fn cached(&mut self, info: &'static TypeInfo) -> &mut Cached<'t> {
         let table = self.table;
         let registry = self.registry;
         self.cache.entry(info.type_id()).or_insert_with(|| {
-            let mut actions = SmallVec::new();
+            let mut cached = Cached::default();
             for rule in &table.rules {
                 if (rule.applies)(info, registry) {
-                    actions.push((rule.entries, &rule.action));
+                    cached.actions.push((rule.entries, &rule.action));
                     if rule.entries.is_all() {
-                        return actions;
+                        return cached;
                     }
                 }
             }
             if let Some(action) = table.by_uuid.get(&info.uuid()) {
-                actions.push((EntrySet::ALL, action));
-                return actions;
+                cached.actions.push((EntrySet::ALL, action));
+            } else if let Some(action) = &table.by_kind[KindKey::of(info).index()] {
+                cached.actions.push((EntrySet::ALL, action));
             }
-            if let Some(action) = &table.by_kind[KindKey::of(info).index()] {
-                actions.push((EntrySet::ALL, action));
-            }
-            actions
+            cached
         })
     }
 
+    fn locally_plain(&mut self, info: &'static TypeInfo) -> bool {
+        let cached = self.cached(info);
+        matches!(cached.actions.as_slice(), [(entries, ReadAction::Plain)] if entries.is_all())
+    }
+
+    /// Whether `info` and every type it reaches read plain for any input.
+    fn plain_subtree(&mut self, info: &'static TypeInfo) -> bool {
+        if let Some(known) = self.cached(info).plain_subtree {
+            return known;
+        }
+        let graph = plain_closure(info, |info| self.locally_plain(info));
+        for (info, plain) in graph {
+            self.cached(info).plain_subtree = Some(plain);
+        }
+        self.cached(info).plain_subtree.unwrap_or(false)
+    }
+
     fn select(&mut self, info: &'static TypeInfo, entry: Entry) -> Option<&'t ReadAction> {
-        self.actions(info)
+        self.cached(info)
+            .actions
             .iter()
             .find(|(entries, _)| entries.contains(entry))
             .map(|(_, action)| *action)
     }
 
-    /// The loop: tokens go to the property writer, except values a custom handler claims.
-    /// With `one_value`, stops after one whole value; else runs to the end of the input.
+    /// Puts the base path of this run in front of an error the property writer raised.
+    fn writer_error(&self, mut error: Error) -> Error {
+        if !self.base.is_root() && error.path().is_some() {
+            error.path_mut().prepend(self.base.segments());
+        }
+        error
+    }
+
+    fn absolute(&self, relative: &Path) -> Path {
+        let mut path = relative.clone();
+        path.prepend(self.base.segments());
+        path
+    }
+
+    /// The table loop: tokens go to the property writer; each value is looked up in the
+    /// table first, and values a custom handler claims go to it whole.
     fn run<L: Lookahead>(
         &mut self,
         reader: &mut L,
         writer: &mut PropertyWriter<'_>,
-        one_value: bool,
+        run: Run,
     ) -> Result<()> {
-        // Open containers: where each started (for whole-object spans) and, for named
-        // structs, their fields (for the `$` rule).
-        let mut open: SmallVec<[(usize, Option<&'static StructInfo>); 16]> = SmallVec::new();
+        let skip_dollar = self.table.skip_dollar_fields;
+        let one_value = run != Run::Stream;
+        let mut force_plain = run == Run::PlainValue;
+        // Start offsets of the open containers, for errors about a whole object.
+        let mut starts: SmallVec<[usize; 16]> = SmallVec::new();
         loop {
             let entry = reader.peek()?;
             match entry {
@@ -471,100 +642,137 @@ impl<'t> ReadSession<'t> {
                     if one_value {
                         return Err(Error::unexpected("a value", entry).or_span(reader.span()));
                     }
-                    return writer.finish();
+                    return writer.finish().map_err(|e| self.writer_error(e));
                 }
                 Entry::Name => {
-                    if self.table.skip_dollar_fields
-                        && let Some((_, Some(fields))) = open.last()
-                    {
-                        let name = reader.read_name()?;
-                        if name.starts_with('$') && fields.field_index(name).is_none() {
+                    let name = reader.read_name()?;
+                    match writer.write_name(name) {
+                        Ok(()) => {}
+                        Err(error)
+                            if skip_dollar
+                                && error.code() == codes::UNKNOWN_FIELD
+                                && name.starts_with('$') =>
+                        {
                             reader.skip()?;
-                        } else {
-                            writer.write_name(name).map_err(|e| e.or_span(reader.span()))?;
                         }
-                    } else {
-                        copy_token(reader, writer, entry)?;
+                        Err(error) => return Err(self.writer_error(error.or_span(reader.span()))),
                     }
                     continue;
                 }
-                e if e.is_container_end() => {
-                    let start = open.pop().map(|(start, _)| start);
-                    copy_token(reader, writer, entry).map_err(|err| {
-                        match (err.span_hint(), start) {
-                            (SpanHint::EnclosingContainer, Some(start)) => {
-                                let end = reader.span().end;
-                                err.with_span(Span::new(start, end))
-                            }
-                            _ => err,
-                        }
+                _ if entry.is_container_end() => {
+                    let start = starts.pop();
+                    copy_token(reader, writer, entry).map_err(|error| {
+                        self.writer_error(whole_container_span(error, start, reader.span()))
                     })?;
                 }
                 Entry::OptionRoot => {
-                    copy_token(reader, writer, entry)?;
-                    open.push((reader.span().start, None));
+                    copy_token(reader, writer, entry).map_err(|e| self.writer_error(e))?;
+                    starts.push(reader.span().start);
                     continue;
                 }
                 _ => {
                     let Some(info) = writer.next_value_info(entry == Entry::Null) else {
-                        // The writer explains why no value may stand here.
-                        copy_token(reader, writer, entry)?;
+                        // No value may stand here: the writer explains why.
+                        copy_token(reader, writer, entry).map_err(|e| self.writer_error(e))?;
                         continue;
                     };
-                    match self.select(info, entry) {
-                        Some(ReadAction::Plain) => {
-                            copy_token(reader, writer, entry)?;
+                    let action = if std::mem::take(&mut force_plain) {
+                        &ReadAction::Plain
+                    } else if self.plain_subtree(info) {
+                        copy_plain(reader, writer, skip_dollar, true)
+                            .map_err(|e| self.writer_error(e))?;
+                        if one_value && starts.is_empty() {
+                            return Ok(());
+                        }
+                        continue;
+                    } else {
+                        match self.select(info, entry) {
+                            Some(action) => action,
+                            None => return Err(self.no_handler(reader, writer, info)),
+                        }
+                    };
+                    match action {
+                        ReadAction::Plain => {
+                            copy_token(reader, writer, entry).map_err(|e| self.writer_error(e))?;
                             if entry.is_container_start() {
-                                let fields = match (entry, info.kind()) {
-                                    (
-                                        Entry::MapRoot | Entry::StructRoot,
-                                        TypeKind::Struct(fields),
-                                    ) => Some(fields),
-                                    _ => None,
-                                };
-                                open.push((reader.span().start, fields));
+                                starts.push(reader.span().start);
                                 continue;
                             }
                         }
-                        Some(ReadAction::Custom(handler)) => {
-                            writer
-                                .write_value_with(info, |target, path| {
-                                    handler(&mut ReadContext {
-                                        reader,
-                                        target,
-                                        info,
-                                        path,
-                                        session: self,
-                                    })
-                                })
-                                .map_err(|e| e.or_span(reader.span()))?;
-                        }
-                        None => {
-                            let span = reader.span();
-                            let kind = info.kind().describe();
-                            return Err(writer
-                                .write_value_with(info, |_, path| {
-                                    Err::<(), _>(
-                                        Error::new(
-                                            codes::NO_MATCHING_HANDLER,
-                                            format!(
-                                                "no handler for {} ({kind}) at {path}",
-                                                info.name()
-                                            ),
-                                        )
-                                        .with_path(path.clone()),
-                                    )
-                                })
-                                .map_or_else(|e| e, |()| Error::custom("unreachable"))
-                                .or_span(span));
-                        }
+                        ReadAction::Custom(handler) => self.call(reader, writer, info, handler)?,
                     }
                 }
             }
-            if one_value && open.is_empty() {
+            if one_value && starts.is_empty() {
                 return Ok(());
             }
         }
     }
-}
 
+    /// Runs a custom handler on the next value.
+    fn call<L: Lookahead>(
+        &mut self,
+        reader: &mut L,
+        writer: &mut PropertyWriter<'_>,
+        info: &'static TypeInfo,
+        handler: &ReadHandler,
+    ) -> Result<()> {
+        let outcome = writer.write_value_with(info, |target, relative| {
+            let path = self.absolute(relative);
+            let result = handler(&mut ReadContext {
+                reader: &mut *reader,
+                target,
+                info,
+                path: &path,
+                session: self,
+            });
+            // Errors of the handler get this value's place unless they already have one.
+            Ok(result.map_err(|error| {
+                let error = error.or_span(reader.span());
+                if error.path().is_some() {
+                    error
+                } else {
+                    error.with_path(path)
+                }
+            }))
+        });
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(error)) if error.type_path().is_none() => {
+                Err(error.with_type_path(writer.type_path()))
+            }
+            Ok(Err(error)) => Err(error),
+            Err(error) => Err(self.writer_error(error.or_span(reader.span()))),
+        }
+    }
+
+    fn no_handler<L: Lookahead>(
+        &self,
+        reader: &mut L,
+        writer: &mut PropertyWriter<'_>,
+        info: &'static TypeInfo,
+    ) -> Error {
+        // The span of the value itself: read its first token (the call fails anyway).
+        let span = match reader.peek() {
+            Ok(entry) if Token::read(reader, entry).is_ok() => reader.span(),
+            _ => reader.span(),
+        };
+        let outcome = writer.write_value_with(info, |_, relative| {
+            let path = self.absolute(relative);
+            Ok(Error::new(
+                codes::NO_MATCHING_HANDLER,
+                format!(
+                    "no handler for {} ({}) at {path}",
+                    info.name(),
+                    info.kind().describe()
+                ),
+            )
+            .with_path(path)
+            .with_type_path(info.name()))
+        });
+        match outcome {
+            Ok(error) => error.or_span(span),
+            Err(error) => self.writer_error(error.or_span(span)),
+        }
+    }
+}

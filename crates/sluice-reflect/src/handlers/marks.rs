@@ -36,8 +36,11 @@ pub enum KindKey {
 }
 
 impl KindKey {
+    /// The number of kinds.
+    pub const COUNT: usize = 11;
+
     /// Every kind.
-    pub const ALL: [KindKey; 11] = [
+    pub const ALL: [KindKey; KindKey::COUNT] = [
         KindKey::Scalar,
         KindKey::Uuid,
         KindKey::Struct,
@@ -80,15 +83,27 @@ impl KindKey {
 pub enum Mark {
     /// A list of bytes (`Vec<u8>`): base64 text in JSON, raw bytes (bin) in MessagePack.
     Blob,
+    /// A math vector: a struct of 2 to 4 numeric fields (x, y, z, w), read from arrays of any
+    /// length or from objects with x / y / z / w keys, written as an array on one line.
+    /// Fixed arrays of 2 to 4 floats are vectors without a mark.
+    Vector,
+    /// A color: a struct of 3 or 4 float fields (r, g, b, a in 0..=1), read from the forms of
+    /// [`builtin::COLOR`](super::builtin::COLOR), written as `[r, g, b, a]` on one line.
+    Color,
 }
 
 impl Mark {
     fn bit(self) -> u32 {
         match self {
             Mark::Blob => 1,
+            Mark::Vector => 2,
+            Mark::Color => 4,
         }
     }
 }
+
+/// Replaces the trait object at a place with a fresh value of one implementor.
+pub(crate) type Assign = Arc<dyn Fn(&mut dyn Reflect) -> bool + Send + Sync>;
 
 /// How a registered implementor of a trait object is made and reached.
 #[derive(Clone)]
@@ -96,7 +111,7 @@ pub(crate) struct Implementor {
     /// The concrete type.
     pub(crate) info: &'static TypeInfo,
     /// Replaces the trait object at the place with a fresh value of the concrete type.
-    pub(crate) assign: Arc<dyn Fn(&mut dyn Reflect) -> bool + Send + Sync>,
+    pub(crate) assign: Assign,
 }
 
 /// How the value inside a trait-object box is reached.

@@ -25,10 +25,11 @@
 //! The built-in sets are in [`builtin`]: [`builtin::json`], [`builtin::msgpack`],
 //! [`builtin::pipe`] and their relaxed / strict variants.
 
-pub mod builtin;
 mod base64;
+pub mod builtin;
 mod de;
 mod entry_set;
+mod geometry;
 mod marks;
 mod ser;
 mod trait_object;
@@ -40,11 +41,59 @@ pub use ser::{Serializer, WriteAction, WriteContext, WriteHandler, WriteSession}
 
 use std::sync::Arc;
 
-use crate::{TypeInfo, TypeRegistry};
+use crate::{TypeInfo, TypeKind, TypeRegistry};
 
 /// A predicate on a type: whether a rule applies to values of this type. It may consult the
 /// registry (marks, polymorphic bases). Its answer is cached per type for one call.
 pub type TypePredicate = Arc<dyn Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync>;
+
+/// For every type reachable from `root`: whether it and everything it reaches is plain, given
+/// `locally_plain` for single types. A `Box` is never plain: the value inside may be of any
+/// type.
+pub(crate) fn plain_closure(
+    root: &'static TypeInfo,
+    mut locally_plain: impl FnMut(&'static TypeInfo) -> bool,
+) -> Vec<(&'static TypeInfo, bool)> {
+    let mut index: TypeIdMap<usize> = TypeIdMap::default();
+    let mut found: Vec<(&'static TypeInfo, bool, Vec<&'static TypeInfo>)> = Vec::new();
+    let mut pending = vec![root];
+    while let Some(info) = pending.pop() {
+        if index.contains_key(&info.type_id()) {
+            continue;
+        }
+        index.insert(info.type_id(), found.len());
+        let plain = !matches!(info.kind(), TypeKind::Box { .. }) && locally_plain(info);
+        let children = info.children();
+        pending.extend(children.iter().copied());
+        found.push((info, plain, children));
+    }
+    let mut nodes: Vec<(&'static TypeInfo, bool, Vec<usize>)> = found
+        .into_iter()
+        .map(|(info, plain, children)| {
+            let links = children
+                .iter()
+                .filter_map(|child| index.get(&child.type_id()).copied())
+                .collect();
+            (info, plain, links)
+        })
+        .collect();
+    // A type stops being plain when one of its children is not: spread until nothing changes
+    // (cycles of plain types stay plain).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for at in 0..nodes.len() {
+            if nodes[at].1 && nodes[at].2.iter().any(|&child| !nodes[child].1) {
+                nodes[at].1 = false;
+                changed = true;
+            }
+        }
+    }
+    nodes
+        .into_iter()
+        .map(|(info, plain, _)| (info, plain))
+        .collect()
+}
 
 /// The fast hasher of the per-call caches (type ids are already well mixed).
 #[derive(Default, Clone, Copy)]
@@ -56,11 +105,11 @@ impl std::hash::Hasher for TypeIdHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
     fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 

@@ -8,7 +8,7 @@ use sluice_core::{Error, Path, Result, Writer, pipe_value};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{KindKey, TypeIdMap, TypePredicate};
+use super::{KindKey, TypeIdMap, TypePredicate, plain_closure};
 use crate::info::{StructStyle, VariantStyle};
 use crate::{PropertyReader, Reflect, ReflectRef, ScalarRef, TypeInfo, TypeRegistry, codes};
 
@@ -69,7 +69,7 @@ struct Rule {
 pub struct Serializer {
     rules: Vec<Rule>,
     by_uuid: std::collections::HashMap<Uuid, WriteAction>,
-    by_kind: [Option<WriteAction>; 11],
+    by_kind: [Option<WriteAction>; KindKey::COUNT],
 }
 
 impl std::fmt::Debug for Serializer {
@@ -146,7 +146,10 @@ impl Serializer {
         applies: impl Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync + 'static,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Serializer {
-        let priority = self.rules.first().map_or(0, |r| r.priority.saturating_add(1));
+        let priority = self
+            .rules
+            .first()
+            .map_or(0, |r| r.priority.saturating_add(1));
         self.add_at(priority, name, applies, handler)
     }
 
@@ -157,7 +160,10 @@ impl Serializer {
         applies: impl Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync + 'static,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Serializer {
-        let priority = self.rules.last().map_or(0, |r| r.priority.saturating_sub(1));
+        let priority = self
+            .rules
+            .last()
+            .map_or(0, |r| r.priority.saturating_sub(1));
         self.add_at(priority, name, applies, handler)
     }
 
@@ -189,6 +195,15 @@ impl Serializer {
         self.rules.iter().map(|rule| rule.name.as_ref()).collect()
     }
 
+    /// The rule names with their priorities, in the order they are tried.
+    #[must_use]
+    pub fn rules(&self) -> Vec<(&str, i32)> {
+        self.rules
+            .iter()
+            .map(|rule| (rule.name.as_ref(), rule.priority))
+            .collect()
+    }
+
     /// Sets the handler for the type with this uuid.
     pub fn on_uuid(&mut self, uuid: Uuid, action: WriteAction) -> &mut Serializer {
         self.by_uuid.insert(uuid, action);
@@ -213,24 +228,25 @@ impl Serializer {
     ///
     /// # Errors
     /// Writer and handler errors, `NoMatchingHandler`.
-    pub fn serialize(
+    pub fn serialize<W: Writer>(
         &self,
         value: &dyn Reflect,
-        writer: &mut dyn Writer,
+        writer: &mut W,
         registry: &TypeRegistry,
     ) -> Result<()> {
         self.serialize_with(value, writer, registry, &mut ())?;
         writer.finish()
     }
 
-    /// Writes `value` to `writer` (without finishing it), with `user` data for handlers.
+    /// Writes `value` to `writer` (without finishing it), with `user` data handlers can reach
+    /// ([`WriteContext::user_data`]).
     ///
     /// # Errors
     /// As [`serialize`](Self::serialize).
-    pub fn serialize_with(
+    pub fn serialize_with<W: Writer>(
         &self,
         value: &dyn Reflect,
-        writer: &mut dyn Writer,
+        writer: &mut W,
         registry: &TypeRegistry,
         user: &mut dyn Any,
     ) -> Result<()> {
@@ -241,6 +257,10 @@ impl Serializer {
             cache: TypeIdMap::default(),
             path: SmallVec::new(),
         };
+        if session.plain_subtree(value.type_info()) {
+            // Nothing in the table applies anywhere in this type: a bare pipe.
+            return pipe_value(&mut PropertyReader::new(value), writer);
+        }
         session.write_value(writer, value)
     }
 }
@@ -252,12 +272,20 @@ enum Step {
     Index(usize),
 }
 
+/// The cached answers of a table for one type.
+#[derive(Clone, Copy)]
+struct CachedAction<'t> {
+    action: Option<&'t WriteAction>,
+    /// Whether this type and every type it reaches write plain.
+    plain_subtree: Option<bool>,
+}
+
 /// The state of one serialize call; handlers use it to recurse.
 pub struct WriteSession<'t> {
     table: &'t Serializer,
     registry: &'t TypeRegistry,
     user: &'t mut dyn Any,
-    cache: TypeIdMap<Option<&'t WriteAction>>,
+    cache: TypeIdMap<CachedAction<'t>>,
     path: SmallVec<[Step; 16]>,
 }
 
@@ -289,7 +317,24 @@ impl std::fmt::Debug for WriteContext<'_, '_> {
     }
 }
 
-impl WriteContext<'_, '_> {
+impl<'t> WriteContext<'_, 't> {
+    /// The registry given to the call.
+    #[must_use]
+    pub fn registry(&self) -> &'t TypeRegistry {
+        self.session.registry
+    }
+
+    /// The user data given to the call (`&mut ()` when none was given).
+    pub fn user_data(&mut self) -> &mut dyn Any {
+        self.session.user
+    }
+
+    /// The data path of the value, such as `$.items[2]`.
+    #[must_use]
+    pub fn path(&self) -> Path {
+        self.session.path()
+    }
+
     /// Writes `child` through the table (for handlers of containers).
     ///
     /// # Errors
@@ -333,18 +378,39 @@ impl<'t> WriteSession<'t> {
         path
     }
 
-    fn action(&mut self, info: &'static TypeInfo) -> Option<&'t WriteAction> {
+    fn cached(&mut self, info: &'static TypeInfo) -> &mut CachedAction<'t> {
         let table = self.table;
         let registry = self.registry;
-        *self.cache.entry(info.type_id()).or_insert_with(|| {
-            table
-                .rules
-                .iter()
-                .find(|rule| (rule.applies)(info, registry))
-                .map(|rule| &rule.action)
-                .or_else(|| table.by_uuid.get(&info.uuid()))
-                .or_else(|| table.by_kind[KindKey::of(info).index()].as_ref())
-        })
+        self.cache
+            .entry(info.type_id())
+            .or_insert_with(|| CachedAction {
+                action: table
+                    .rules
+                    .iter()
+                    .find(|rule| (rule.applies)(info, registry))
+                    .map(|rule| &rule.action)
+                    .or_else(|| table.by_uuid.get(&info.uuid()))
+                    .or_else(|| table.by_kind[KindKey::of(info).index()].as_ref()),
+                plain_subtree: None,
+            })
+    }
+
+    fn action(&mut self, info: &'static TypeInfo) -> Option<&'t WriteAction> {
+        self.cached(info).action
+    }
+
+    /// Whether `info` and every type it reaches write plain.
+    fn plain_subtree(&mut self, info: &'static TypeInfo) -> bool {
+        if let Some(known) = self.cached(info).plain_subtree {
+            return known;
+        }
+        let graph = plain_closure(info, |info| {
+            matches!(self.cached(info).action, Some(WriteAction::Plain))
+        });
+        for (info, plain) in graph {
+            self.cached(info).plain_subtree = Some(plain);
+        }
+        self.cached(info).plain_subtree.unwrap_or(false)
     }
 
     /// Writes one value through the table.
@@ -353,6 +419,9 @@ impl<'t> WriteSession<'t> {
     /// Writer and handler errors; `NoMatchingHandler` (with the path) when nothing applies.
     pub fn write_value(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
         let info = value.type_info();
+        if self.plain_subtree(info) {
+            return pipe_value(&mut PropertyReader::new(value), writer).map_err(|e| self.locate(e));
+        }
         match self.action(info) {
             Some(WriteAction::Plain) => self.write_plain(writer, value),
             Some(WriteAction::Custom(handler)) => {

@@ -1,0 +1,402 @@
+//! Handler tables: lookup order, priorities, context, caching and the plain fast path.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sluice_core::{Entry, PathSegment, Reader, Token, Writer};
+use sluice_json::{JsonOptions, JsonReader, JsonWriter, SliceInput, WriterOptions};
+use sluice_reflect::handlers::{
+    Deserializer, EntrySet, KindKey, ReadAction, ReadContext, Serializer, WriteAction, builtin,
+};
+use sluice_reflect::{PropertyWriter, Reflect, TypeRegistry, Typed, codes};
+
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+enum Level {
+    Low,
+    High = 10,
+}
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Item {
+    id: u32,
+    label: String,
+}
+
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Config {
+    name: String,
+    level: Level,
+    items: Vec<Item>,
+}
+
+fn read<T: Typed>(table: &Deserializer, text: &str) -> sluice_core::Result<T> {
+    let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::relaxed());
+    table.deserialize(&mut reader, &TypeRegistry::new())
+}
+
+fn write(table: &Serializer, value: &dyn Reflect) -> String {
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    table
+        .serialize(value, &mut writer, &TypeRegistry::new())
+        .expect("serialize");
+    writer.into_string().expect("utf-8")
+}
+
+const CONFIG: &str = r#"{"name": "a", "level": "High", "items": [{"id": 1, "label": "x"}, {"id": 2, "label": "y"}]}"#;
+
+fn config() -> Config {
+    Config {
+        name: "a".into(),
+        level: Level::High,
+        items: vec![
+            Item {
+                id: 1,
+                label: "x".into(),
+            },
+            Item {
+                id: 2,
+                label: "y".into(),
+            },
+        ],
+    }
+}
+
+fn plain(ctx: &mut ReadContext<'_, '_>) -> sluice_core::Result<()> {
+    ctx.read_plain()
+}
+
+fn noop(_: &mut ReadContext<'_, '_>) -> sluice_core::Result<()> {
+    Ok(())
+}
+
+#[test]
+fn rules_are_ordered_by_priority_then_insertion() {
+    let mut table = Deserializer::new();
+    table.add_at(10, "ten", |_, _| false, EntrySet::ALL, noop);
+    table.add_at(20, "twenty", |_, _| false, EntrySet::ALL, noop);
+    table.add_at(10, "ten again", |_, _| false, EntrySet::ALL, noop);
+    table.add_first("first", |_, _| false, EntrySet::ALL, noop);
+    table.add_last("last", |_, _| false, EntrySet::ALL, noop);
+    assert_eq!(
+        table.rules(),
+        [
+            ("first", 21),
+            ("twenty", 20),
+            ("ten", 10),
+            ("ten again", 10),
+            ("last", 9)
+        ]
+    );
+    assert!(table.remove("ten"));
+    assert!(!table.remove("ten"));
+    assert_eq!(table.rule_names(), ["first", "twenty", "ten again", "last"]);
+}
+
+#[test]
+fn the_built_in_sets_list_their_rules_in_priority_order() {
+    assert_eq!(
+        builtin::json().rule_names(),
+        [
+            builtin::POLYMORPHIC,
+            builtin::BLOB,
+            builtin::COLOR,
+            builtin::VECTOR,
+            builtin::FLAGS,
+            builtin::ENUM_NAME,
+            builtin::KEY_VALUE_MAP,
+        ]
+    );
+    let relaxed = builtin::json_relaxed();
+    assert_eq!(relaxed.rule_names().last(), Some(&builtin::COERCE));
+    assert!(builtin::pipe().rule_names().is_empty());
+    assert_eq!(
+        builtin::json_serializer().rule_names(),
+        [
+            builtin::POLYMORPHIC,
+            builtin::BLOB,
+            builtin::COLOR,
+            builtin::VECTOR,
+            builtin::FLAGS,
+            builtin::KEY_VALUE_MAP,
+            builtin::SORTED_SET,
+        ]
+    );
+}
+
+#[test]
+fn a_user_rule_added_first_overrides_a_built_in_one() {
+    let mut table = builtin::json();
+    // Levels as numbers of stars.
+    table.add_first(
+        "stars",
+        |info, _| info.type_id() == Level::info().type_id(),
+        EntrySet::STRING,
+        |ctx| {
+            let stars = ctx.reader.read_str()?.chars().filter(|c| *c == '*').count();
+            let level = if stars > 2 { Level::High } else { Level::Low };
+            *ctx.target.downcast_mut::<Level>().expect("a Level") = level;
+            Ok(())
+        },
+    );
+    let text = r#"{"name": "a", "level": "***", "items": []}"#;
+    assert_eq!(read_config(&table, text).level, Level::High);
+    // Inputs the rule does not take (a number) still reach the plain path.
+    let text = r#"{"name": "a", "level": 10, "items": []}"#;
+    assert_eq!(read_config(&table, text).level, Level::High);
+}
+
+fn read_config(table: &Deserializer, text: &str) -> Config {
+    read(table, text).expect("config")
+}
+
+#[test]
+fn replace_keeps_the_predicate_and_priority() {
+    let mut table = builtin::json();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&calls);
+    assert!(table.replace(builtin::ENUM_NAME, move |ctx| {
+        seen.fetch_add(1, Ordering::Relaxed);
+        ctx.read_plain()
+    }));
+    assert!(!table.replace("no such rule", noop));
+    assert_eq!(read_config(&table, CONFIG), config());
+    assert_eq!(calls.load(Ordering::Relaxed), 1);
+    assert_eq!(table.rule_names(), builtin::json().rule_names());
+}
+
+#[test]
+fn uuid_handlers_come_after_rules_and_before_kind_handlers() {
+    let mut table = builtin::pipe();
+    table.on_type::<Item>(|ctx| {
+        ctx.reader.skip()?;
+        *ctx.target.downcast_mut::<Item>().expect("an Item") = Item {
+            id: 99,
+            label: "by uuid".into(),
+        };
+        Ok(())
+    });
+    let read = read_config(&table, CONFIG);
+    assert!(read.items.iter().all(|item| item.id == 99));
+    // A rule for the same type wins over the uuid handler.
+    table.add_first(
+        "rule",
+        |info, _| info.name() == "Item",
+        EntrySet::MAP,
+        plain,
+    );
+    assert_eq!(read_config(&table, CONFIG), config());
+}
+
+#[test]
+fn no_matching_handler_names_the_type_and_the_path() {
+    let mut table = Deserializer::new();
+    for kind in [KindKey::Struct, KindKey::List, KindKey::Enum] {
+        table.on_kind(kind, Some(ReadAction::Plain));
+    }
+    table.on_type::<String>(plain);
+    let error = read::<Config>(&table, CONFIG).expect_err("no handler for u32");
+    assert_eq!(error.code(), codes::NO_MATCHING_HANDLER);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.items[0].id")
+    );
+    assert!(error.message().contains("u32"), "{}", error.message());
+    let start = CONFIG.find("1,").expect("the id");
+    assert_eq!(error.span().map(|s| s.start), Some(start));
+
+    let mut table = Serializer::new();
+    table.on_kind(KindKey::Struct, Some(WriteAction::Plain));
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    let error = table
+        .serialize(&config(), &mut writer, &TypeRegistry::new())
+        .expect_err("no handler for String");
+    assert_eq!(error.code(), codes::NO_MATCHING_HANDLER);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.name")
+    );
+    assert!(error.message().contains("String"), "{}", error.message());
+}
+
+#[test]
+fn handlers_see_path_type_user_data_and_can_recurse() {
+    let mut table = builtin::json();
+    // Items are written as [id, label] pairs; each part goes back through the table.
+    table.add_first(
+        "item pairs",
+        |info, _| info.name() == "Item",
+        EntrySet::ARRAY,
+        |ctx| {
+            assert_eq!(ctx.info.name(), "Item");
+            let path = ctx.path.to_string();
+            if let Some(paths) = ctx.user_data().downcast_mut::<Vec<String>>() {
+                paths.push(path);
+            }
+            ctx.reader.read_array_root()?;
+            ctx.recurse(Some(PathSegment::Index(0)), |item| {
+                item.downcast_mut::<Item>()
+                    .map(|i| &mut i.id as &mut dyn Reflect)
+            })?;
+            ctx.recurse(Some(PathSegment::Index(1)), |item| {
+                item.downcast_mut::<Item>()
+                    .map(|i| &mut i.label as &mut dyn Reflect)
+            })?;
+            ctx.reader.read_array_end()
+        },
+    );
+    let text = r#"{"name": "a", "level": "High", "items": [[1, "x"], [2, "y"]]}"#;
+    let mut reader = JsonReader::from_slice(text.as_bytes());
+    let mut value = Config {
+        name: String::new(),
+        level: Level::Low,
+        items: Vec::new(),
+    };
+    let mut paths: Vec<String> = Vec::new();
+    table
+        .deserialize_into(&mut reader, &mut value, &TypeRegistry::new(), &mut paths)
+        .expect("pairs");
+    assert_eq!(value, config());
+    assert_eq!(paths, ["$.items[0]", "$.items[1]"]);
+
+    // An error inside a recursion has the full path.
+    let text = r#"{"name": "a", "level": "High", "items": [[1, "x"], [-2, "y"]]}"#;
+    let error = read::<Config>(&table, text).expect_err("negative id");
+    assert_eq!(error.code(), sluice_core::codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.items[1][0]")
+    );
+    let start = text.find("-2").expect("the id");
+    assert_eq!(error.span().map(|s| s.start), Some(start));
+}
+
+#[test]
+fn handlers_can_look_ahead_and_put_tokens_back() {
+    let mut table = builtin::json();
+    // A label given as an object {"text": ...} is read by peeking at its first key.
+    table.add_first(
+        "wrapped label",
+        |info, _| info.name() == "String",
+        EntrySet::MAP,
+        |ctx| {
+            ctx.reader.read_map_root()?;
+            let span = ctx.reader.span();
+            let key = ctx.reader.read_name()?.to_owned();
+            let key_span = ctx.reader.span();
+            if key != "text" {
+                return Err(ctx.error(codes::UNKNOWN_FIELD, format!("unexpected key {key}")));
+            }
+            let text = ctx.reader.read_str()?.to_owned();
+            ctx.reader.read_map_end()?;
+            // Give the string back to the reader and let the plain path read it.
+            ctx.reader.put_back(Token::String(text), key_span);
+            let _ = span;
+            assert_eq!(ctx.reader.peek()?, Entry::String);
+            let value = ctx.reader.read_str()?.to_owned();
+            let mut writer = ctx.property_writer();
+            writer.write_str(&value)
+        },
+    );
+    let text = r#"{"name": {"text": "wrapped"}, "level": "Low", "items": []}"#;
+    assert_eq!(read_config(&table, text).name, "wrapped");
+    let text = r#"{"name": {"other": "x"}, "level": "Low", "items": []}"#;
+    let error = read::<Config>(&table, text).expect_err("bad key");
+    assert_eq!(error.code(), codes::UNKNOWN_FIELD);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.name")
+    );
+    assert_eq!(error.type_path(), Some("Config.name: String"));
+    let start = text.find("\"other\"").expect("the key");
+    assert_eq!(error.span().map(|s| s.start), Some(start));
+}
+
+#[test]
+fn predicates_run_once_per_type_not_per_value() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut table = builtin::json();
+    for index in 0..50 {
+        let calls = Arc::clone(&calls);
+        table.add_last(
+            format!("never {index}"),
+            move |_, _| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                false
+            },
+            EntrySet::ALL,
+            noop,
+        );
+    }
+    let items: Vec<String> = (0..1000)
+        .map(|i| format!(r#"{{"id": {i}, "label": "n{i}"}}"#))
+        .collect();
+    let text = format!(
+        r#"{{"name": "a", "level": 10, "items": [{}]}}"#,
+        items.join(",")
+    );
+    let read = read_config(&table, &text);
+    assert_eq!(read.items.len(), 1000);
+    // Config, String, Level, Vec<Item>, Item, u32: six types, fifty predicates each at most.
+    let evaluated = calls.load(Ordering::Relaxed);
+    assert!(evaluated <= 6 * 50, "{evaluated} predicate calls");
+    assert!(evaluated > 0);
+}
+
+#[test]
+fn the_pipe_set_reads_and_writes_what_property_reader_and_writer_do() {
+    let table = builtin::pipe();
+    let read = read_config(&table, CONFIG);
+    let mut plain = Config {
+        name: String::new(),
+        level: Level::Low,
+        items: Vec::new(),
+    };
+    let mut reader = JsonReader::from_slice(CONFIG.as_bytes());
+    sluice_core::pipe(&mut reader, &mut PropertyWriter::new(&mut plain)).expect("pipe");
+    assert_eq!(read, plain);
+    assert_eq!(
+        write(&builtin::pipe_serializer(), &read),
+        r#"{"name":"a","level":"High","items":[{"id":1,"label":"x"},{"id":2,"label":"y"}]}"#
+    );
+}
+
+#[test]
+fn dollar_fields_are_skipped_unless_a_field_claims_them() {
+    #[derive(Reflect, Debug, PartialEq)]
+    struct Tagged {
+        #[reflect(rename = "$id")]
+        id: u32,
+        name: String,
+    }
+    let text = r#"{"$comment": {"any": [1, 2]}, "$id": 7, "name": "n", "$version": 2}"#;
+    let tagged: Tagged = read(&builtin::json(), text).expect("skipped");
+    assert_eq!(
+        tagged,
+        Tagged {
+            id: 7,
+            name: "n".into()
+        }
+    );
+    // The pipe set has no such convention.
+    let error = read::<Tagged>(&builtin::pipe(), text).expect_err("unknown $comment");
+    assert_eq!(error.code(), codes::UNKNOWN_FIELD);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.$comment")
+    );
+    // Other unknown fields stay errors.
+    let error = read::<Tagged>(&builtin::json(), r#"{"$id": 1, "name": "n", "other": 1}"#)
+        .expect_err("unknown other");
+    assert_eq!(error.code(), codes::UNKNOWN_FIELD);
+    // Inside a container the table dispatches (a struct holding an enum).
+    let text =
+        r#"{"$x": 1, "name": "a", "level": "Low", "items": [{"$y": [], "id": 1, "label": "x"}]}"#;
+    assert_eq!(read_config(&builtin::json(), text).items[0].id, 1);
+}
+
+#[test]
+fn the_facade_style_helpers_of_a_table_round_trip() {
+    let table = builtin::json_serializer();
+    let text = write(&table, &config());
+    assert_eq!(read_config(&builtin::json(), &text), config());
+}
