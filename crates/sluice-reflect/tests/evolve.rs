@@ -515,3 +515,43 @@ fn overlays_fill_values_from_providers() {
     assert_eq!(error.code(), codes::INVALID_OVERLAY);
     assert!(error.span().is_some());
 }
+
+#[derive(Reflect, Debug, Default)]
+struct Bag {
+    items: Vec<Box<dyn Item>>,
+}
+
+#[test]
+fn trait_object_implementors_keep_their_version() {
+    // Potion's `amount` became `heal` in its version 1; an old bag has no `$version` there.
+    let mut registry = registry();
+    registry
+        .evolve::<Potion>()
+        .name_change(0, 1, "amount", "heal");
+    let old = r#"{"items": [{"$type": "Potion", "amount": 5}, {"damage": 2, "$type": "Sword"}]}"#;
+    let bag: Bag = evolve::json()
+        .deserialize(&mut JsonReader::from_str(old), &registry)
+        .unwrap();
+    let labels: Vec<String> = bag.items.iter().map(|i| i.label()).collect();
+    assert_eq!(labels, ["potion 5", "sword 2"]);
+
+    let mut out = ValueWriter::new();
+    evolve::json_serializer()
+        .serialize(&bag, &mut out, &registry)
+        .unwrap();
+    let saved = out.into_value().unwrap();
+    let potion = saved.find("items[0]").unwrap();
+    assert_eq!(potion.child_names(), ["$type", "$version", "heal"]);
+    assert_eq!(potion.get("$version").and_then(Value::as_u64), Some(1));
+    // Sword is unversioned: the polymorphic convention's own form.
+    assert_eq!(
+        saved.find("items[1]").unwrap().child_names(),
+        ["$type", "damage"]
+    );
+
+    // Saved data reads back without running the rename again.
+    let again: Bag = evolve::json()
+        .deserialize(&mut ValueReader::new(&saved), &registry)
+        .unwrap();
+    assert_eq!(again.items[0].label(), "potion 5");
+}

@@ -175,21 +175,8 @@ impl Evolution {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn unclaimed_len(&self) -> usize {
-        self.unclaimed().len()
-    }
-
-    fn edit_unclaimed(&self, from: usize, edit: impl FnMut(&mut Warning)) {
-        self.unclaimed().iter_mut().skip(from).for_each(edit);
-    }
-
     fn push_unclaimed(&self, warning: Warning) {
-        // A poisoned lock only means another load panicked; the list itself is fine.
-        let mut list = self
-            .unclaimed_warnings
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        list.push(warning);
+        self.unclaimed().push(warning);
     }
 }
 
@@ -358,15 +345,13 @@ impl TypeRegistry {
 
     /// Takes the warnings of loads that had no [`Warnings`] of their own to put them in.
     pub fn take_warnings(&self) -> Vec<Warning> {
-        let mut list = self
-            .evolution
-            .unclaimed_warnings
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        std::mem::take(&mut *list)
+        std::mem::take(&mut *self.evolution.unclaimed())
     }
 
     /// Calls `hook` on a `T` before it is read (it holds its previous contents).
+    ///
+    /// Events are called for named structs (and for them inside trait objects), whose
+    /// reading and writing the [`EVOLVE`] rule takes over.
     pub fn on_read_begin<T: Typed>(
         &mut self,
         hook: impl Fn(&mut T) + Send + Sync + 'static,

@@ -224,13 +224,21 @@ fn evolves_on_write(
     registry: &TypeRegistry,
     options: WriteOptions,
 ) -> bool {
+    // A trait object is written by this rule when one of its implementors is, so the
+    // implementor keeps its `$version` next to its `$type`.
+    if let Some(implementors) = registry.implementors(info) {
+        return implementors
+            .iter()
+            .any(|implementor| evolves_on_write(implementor, registry, options));
+    }
+    // Other kinds keep the conventions of the table (their events are not called).
+    if named_struct(info).is_none() {
+        return false;
+    }
     let events = registry
         .evolution
         .of(info)
         .is_some_and(|e| e.events.has_write());
-    if named_struct(info).is_none() {
-        return events;
-    }
     events
         || options.omit_defaults
         || options.always_write_version
@@ -305,9 +313,8 @@ fn buffer(reader: &mut dyn Lookahead) -> Result<Buffered> {
     }
 }
 
-/// Reads `value` into `place` through the table. The value was replayed from a buffer, so
-/// its errors get `span` (the stored span of the value) and the warnings it collects get
-/// `path` in front, as its errors do.
+/// Reads `value` into `place` through the table. The value is replayed from a buffer, so
+/// its errors get `span`, the stored span of the value.
 fn read_buffered(
     session: &mut ReadSession<'_>,
     value: &Value,
@@ -315,38 +322,16 @@ fn read_buffered(
     path: &Path,
     span: Span,
 ) -> Result<()> {
-    let before = warning_count(session);
     let mut reader = PutbackReader::new(ValueReader::new(value));
-    let result = session.read_value(&mut reader, place, path);
-    prefix_warnings(session, before, path);
-    result.map_err(|error| {
-        let error = match error.span() {
-            Some(own) if !own.is_empty() => error,
-            _ => error.with_span(span),
-        };
-        locate(error, path, span)
-    })
-}
-
-fn warning_count(session: &mut ReadSession<'_>) -> usize {
-    let registry = session.registry();
-    match session.user_data().downcast_mut::<Warnings>() {
-        Some(warnings) => warnings.0.len(),
-        None => registry.evolution.unclaimed_len(),
-    }
-}
-
-fn prefix_warnings(session: &mut ReadSession<'_>, from: usize, path: &Path) {
-    let registry = session.registry();
-    let outer = path.segments().to_vec();
-    let prefix = |warning: &mut Warning| {
-        warning.path.prepend(&outer);
-        warning.message = dropped_message(warning);
-    };
-    match session.user_data().downcast_mut::<Warnings>() {
-        Some(warnings) => warnings.0.iter_mut().skip(from).for_each(prefix),
-        None => registry.evolution.edit_unclaimed(from, prefix),
-    }
+    session
+        .read_value(&mut reader, place, path)
+        .map_err(|error| {
+            let error = match error.span() {
+                Some(own) if !own.is_empty() => error,
+                _ => error.with_span(span),
+            };
+            locate(error, path, span)
+        })
 }
 
 /// Gives an error without a path the value's path, and one without a span the value's span.
@@ -374,21 +359,12 @@ fn warn(ctx: &mut ReadContext<'_, '_>, warning: Warning) {
 }
 
 fn dropped(type_name: &str, path: Path) -> Warning {
-    let mut warning = Warning {
+    Warning {
         code: codes::DEPRECATED_DROPPED,
-        message: type_name.to_owned(),
+        message: format!("dropped a value of the deprecated type {type_name} at {path}"),
         path,
         type_name: type_name.to_owned(),
-    };
-    warning.message = dropped_message(&warning);
-    warning
-}
-
-fn dropped_message(warning: &Warning) -> String {
-    format!(
-        "dropped a value of the deprecated type {} at {}",
-        warning.type_name, warning.path
-    )
+    }
 }
 
 // ---- reading ----
@@ -665,8 +641,26 @@ fn write_data_serializer(ctx: &mut WriteContext<'_, '_>, target: Target) -> Resu
 
 fn write_evolved(ctx: &mut WriteContext<'_, '_>, options: WriteOptions) -> Result<()> {
     let registry = ctx.session.registry();
-    let info = ctx.info;
+    if let Some((base, _)) = registry.polymorphic_base(ctx.info) {
+        return match (base.inner)(ctx.value) {
+            Some(inner) => write_struct(ctx, inner, true, options),
+            None => ctx.write_plain(),
+        };
+    }
     let value = ctx.value;
+    write_struct(ctx, value, false, options)
+}
+
+/// Writes `value` (a named struct, else its plain shape) with its events, its `$type` when
+/// `tagged`, its `$version` and the fields the options keep.
+fn write_struct(
+    ctx: &mut WriteContext<'_, '_>,
+    value: &dyn crate::Reflect,
+    tagged: bool,
+    options: WriteOptions,
+) -> Result<()> {
+    let registry = ctx.session.registry();
+    let info = value.type_info();
     let own = registry.evolution.of(info);
     if let Some(own) = own {
         for hook in &own.events.write_begin {
@@ -697,8 +691,15 @@ fn write_evolved(ctx: &mut WriteContext<'_, '_>, options: WriteOptions) -> Resul
                 }
                 kept.push((field_info.name, field));
             }
-            let len = kept.len() + usize::from(with_version);
-            ctx.writer.write_struct_root(info.name(), Some(len))?;
+            let len = kept.len() + usize::from(with_version) + usize::from(tagged);
+            if tagged {
+                // The form of the polymorphic convention: a map led by `$type`.
+                ctx.writer.write_map_root(Some(len))?;
+                ctx.writer.write_name("$type")?;
+                ctx.writer.write_str(info.name())?;
+            } else {
+                ctx.writer.write_struct_root(info.name(), Some(len))?;
+            }
             if with_version {
                 ctx.writer.write_name("$version")?;
                 ctx.writer.write_u64(u64::from(version))?;
@@ -707,7 +708,17 @@ fn write_evolved(ctx: &mut WriteContext<'_, '_>, options: WriteOptions) -> Resul
                 ctx.writer.write_name(name)?;
                 ctx.recurse(field)?;
             }
-            ctx.writer.write_struct_end()?;
+            if tagged {
+                ctx.writer.write_map_end()?;
+            } else {
+                ctx.writer.write_struct_end()?;
+            }
+        }
+        _ if tagged => {
+            return Err(Error::new(
+                crate::codes::WRONG_TYPE,
+                format!("the implementor {} is not a named struct", info.name()),
+            ));
         }
         _ => ctx.write_plain()?,
     }
