@@ -24,3 +24,7 @@ pub struct MsgPack;
 #[doc = include_str!("src/reflection.md")]
 #[derive(Debug)]
 pub struct Reflection;
+
+#[doc = include_str!("src/evolving.md")]
+#[derive(Debug)]
+pub struct EvolvingData;
