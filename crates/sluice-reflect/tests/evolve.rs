@@ -555,3 +555,83 @@ fn trait_object_implementors_keep_their_version() {
         .unwrap();
     assert_eq!(again.items[0].label(), "potion 5");
 }
+
+#[test]
+fn every_version_loads_from_messagepack_too() {
+    // The fixtures turned into MessagePack: `$version` is a map entry there as well.
+    let registry = registry();
+    for name in [
+        "character.v1.jsonc",
+        "character.v2.jsonc",
+        "character.v3.jsonc",
+    ] {
+        let text = fixture(name);
+        let mut bytes = MsgPackWriter::new(Vec::new());
+        pipe(
+            &mut JsonReader::from_str(&text).with_options(JsonOptions::relaxed()),
+            &mut bytes,
+        )
+        .unwrap();
+        let bytes = bytes.into_inner().unwrap();
+        let (character, warnings) = evolve::deserialize_with_warnings::<Character, _>(
+            &evolve::msgpack(),
+            &mut MsgPackReader::from_slice(&bytes),
+            &registry,
+        )
+        .unwrap();
+        assert_current(&character);
+        assert_eq!(warnings.0.len(), usize::from(name.contains("v1")), "{name}");
+    }
+}
+
+#[derive(Reflect, Debug)]
+struct Loadout {
+    main: Box<dyn Item>,
+    spare: Option<Box<dyn Item>>,
+    count: u32,
+}
+
+#[test]
+fn a_deprecated_value_in_a_field_leaves_the_default() {
+    let registry = registry();
+    let text = r#"{"main": {"$type": "Torch", "hours": 1},
+                   "spare": {"$type": "Torch"},
+                   "count": 2}"#;
+    let (loadout, warnings) = evolve::deserialize_with_warnings::<Loadout, _>(
+        &evolve::json(),
+        &mut JsonReader::from_str(text),
+        &registry,
+    )
+    .unwrap();
+    assert_eq!(loadout.main.label(), "sword 0");
+    assert!(loadout.spare.is_none());
+    assert_eq!(loadout.count, 2);
+    let paths: Vec<String> = warnings.iter().map(|w| w.path.to_string()).collect();
+    assert_eq!(paths, ["$.main", "$.spare"]);
+    assert!(warnings.iter().all(|w| w.type_name == "Torch"));
+}
+
+#[test]
+fn read_begin_sees_the_previous_contents() {
+    let mut registry = registry();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen_in_hook = Arc::clone(&seen);
+    registry.on_read_begin::<Controls>(move |controls| {
+        seen_in_hook.lock().unwrap().push(controls.sensitivity);
+    });
+    let mut controls = Controls {
+        invert_y: false,
+        sensitivity: 4,
+    };
+    let input = r#"{"$version": 3, "invert_y": true, "sensitivity": 6}"#;
+    evolve::json()
+        .deserialize_into(
+            &mut JsonReader::from_str(input),
+            &mut controls,
+            &registry,
+            &mut (),
+        )
+        .unwrap();
+    assert_eq!(*seen.lock().unwrap(), [4]);
+    assert_eq!(controls.sensitivity, 6);
+}

@@ -127,9 +127,10 @@ struct TypeEvolution {
     events: Events,
 }
 
-/// Everything this module keeps in the [`TypeRegistry`].
+/// Everything this module keeps in the [`TypeRegistry`] (one field, so other features of the
+/// registry stay apart).
 #[derive(Default)]
-pub struct Evolution {
+pub(crate) struct Evolution {
     types: HashMap<TypeId, TypeEvolution>,
     deprecated_names: HashMap<String, Uuid>,
     deprecated_uuids: HashSet<Uuid>,
