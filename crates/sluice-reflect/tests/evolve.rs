@@ -321,6 +321,16 @@ fn unknown_and_missing_fields_keep_their_codes_and_paths() {
     let error = load(&wrong, &registry).unwrap_err();
     assert_eq!(error.code(), sluice_reflect::codes::WRONG_TYPE);
     assert_eq!(error.path().unwrap().to_string(), "$.position.x");
+    // Current data is read straight from the input: the span is the value itself.
+    let span = error.span().unwrap();
+    assert_eq!(&wrong[span.start..span.end], "true");
+    // Older data goes through a buffer: the span is the stored field it came from.
+    let wrong_v2 = fixture("character.v2.jsonc").replace("\"x\": 1.5", "\"x\": true");
+    let error = load(&wrong_v2, &registry).unwrap_err();
+    assert_eq!(error.code(), sluice_reflect::codes::WRONG_TYPE);
+    assert_eq!(error.path().unwrap().to_string(), "$.position.x");
+    let span = error.span().unwrap();
+    assert_eq!(&wrong_v2[span.start..span.end], r#"{ "x": true, "y": -2 }"#);
 }
 
 #[test]

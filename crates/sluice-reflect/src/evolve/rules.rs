@@ -2,7 +2,7 @@
 
 use sluice_core::pipe::copy_token;
 use sluice_core::{
-    Entry, Error, Path, PutbackReader, Reader, Result, Span, Value, ValueReader, ValueWriter,
+    Entry, Error, Path, PutbackReader, Reader, Result, Span, Token, Value, ValueReader, ValueWriter,
 };
 
 use super::tree::{to_value, write_value_into};
@@ -85,9 +85,14 @@ impl WriteOptions {
 /// [`EVOLVE`] takes named structs that have versions or read events in the registry (all
 /// named structs when overlays are registered or `fill_defaults` is on): it buffers the
 /// object as a [`Value`], resolves overlays, reads and removes `"$version"`, runs the
-/// upgrade chain, then writes the fields one by one through the table. Such a struct's
-/// own fields that start with `$` are skipped.
+/// upgrade chain, then writes the fields one by one through the table. When the object
+/// starts with the current `"$version"` (as written by [`add_write_rules`]) and needs no
+/// other change, it is read straight from the input instead. Fields starting with `$` that
+/// a struct does not have are skipped (this turns the table's
+/// [`skip_dollar_fields`](Deserializer::skip_dollar_fields) on).
 pub fn add_read_rules(table: &mut Deserializer, options: ReadOptions) -> &mut Deserializer {
+    // `$version` stays in the input of objects read straight from it.
+    table.skip_dollar_fields(true);
     table.add_at(
         DATA_SERIALIZER_PRIORITY,
         DATA_SERIALIZER,
@@ -200,21 +205,26 @@ fn is_list_of_deprecatable(info: &'static TypeInfo, registry: &TypeRegistry) -> 
         && matches!(info.kind(), TypeKind::List { item } if registry.implementors(item()).is_some())
 }
 
+fn has_deprecatable_field(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+    registry.evolution.has_deprecations()
+        && named_struct(info).is_some_and(|fields| {
+            fields
+                .fields
+                .iter()
+                .any(|f| holds_trait_object((f.ty)(), registry))
+        })
+}
+
 fn evolves_on_read(info: &'static TypeInfo, registry: &TypeRegistry, options: ReadOptions) -> bool {
-    let Some(fields) = named_struct(info) else {
+    if named_struct(info).is_none() {
         return false;
-    };
+    }
     let evolution = &registry.evolution;
     let own = evolution
         .of(info)
         .is_some_and(|e| e.versions.is_versioned(info) || e.events.has_read());
-    let deprecatable_field = evolution.has_deprecations()
-        && fields
-            .fields
-            .iter()
-            .any(|f| holds_trait_object((f.ty)(), registry));
     own || info.version() != 0
-        || deprecatable_field
+        || has_deprecatable_field(info, registry)
         || evolution.has_overlays()
         || options.fill_defaults
 }
@@ -426,6 +436,65 @@ fn read_list_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
 
 fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<()> {
     let registry = ctx.session.registry();
+    let own = registry.evolution.of(ctx.info);
+    if let Some(own) = own {
+        for hook in &own.events.read_begin {
+            hook(ctx.target);
+        }
+    }
+    if !streams(ctx, options)? {
+        read_buffered_struct(ctx, options)?;
+    }
+    if let Some(own) = own {
+        for hook in &own.events.read_end {
+            hook(ctx.target);
+        }
+    }
+    Ok(())
+}
+
+/// The fast path: when the object starts with the current `"$version"` (or has none and
+/// the type is at version 0) and nothing needs the whole object (overlays, filled
+/// defaults, deprecated values in fields), the tokens read to find out are put back and the
+/// object is read in its plain shape, straight from the input. Returns whether it did.
+fn streams(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<bool> {
+    let registry = ctx.session.registry();
+    let info = ctx.info;
+    if options.fill_defaults
+        || registry.evolution.has_overlays()
+        || has_deprecatable_field(info, registry)
+        || ctx.reader.peek()? != Entry::MapRoot
+    {
+        return Ok(false);
+    }
+    let current = registry.current_version_of(info);
+    let len = ctx.reader.read_map_root()?;
+    let mut taken = vec![(Token::MapRoot(len), ctx.reader.span())];
+    let mut stored = None;
+    if ctx.reader.peek()? == Entry::Name {
+        let name = ctx.reader.read_name()?.to_owned();
+        let is_version = name == "$version";
+        taken.push((Token::Name(name), ctx.reader.span()));
+        if is_version && ctx.reader.peek()?.is_number() {
+            let number = ctx.reader.read_number()?;
+            stored = number.to_u64().ok();
+            taken.push((Token::Number(number.to_owned_number()), ctx.reader.span()));
+        }
+    }
+    for (token, span) in taken.into_iter().rev() {
+        ctx.reader.put_back(token, span);
+    }
+    if stored.unwrap_or(0) != u64::from(current) {
+        return Ok(false);
+    }
+    ctx.read_plain()?;
+    Ok(true)
+}
+
+/// The general path: the object as a `Value`, overlays resolved, upgraded, then written
+/// field by field.
+fn read_buffered_struct(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<()> {
+    let registry = ctx.session.registry();
     let evolution = &registry.evolution;
     let info = ctx.info;
     let own = evolution.of(info);
@@ -436,11 +505,6 @@ fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<(
         evolution
             .resolve_overlays(&mut data)
             .map_err(|e| locate(e, ctx.path, span))?;
-    }
-    if let Some(own) = own {
-        for hook in &own.events.read_begin {
-            hook(ctx.target);
-        }
     }
     let stored = match data.remove("$version") {
         None => 0,
@@ -471,13 +535,7 @@ fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<(
         None => Ok(()),
     }
     .map_err(|e| locate(e, ctx.path, span))?;
-    write_fields(ctx, &data, &source, options)?;
-    if let Some(own) = own {
-        for hook in &own.events.read_end {
-            hook(ctx.target);
-        }
-    }
-    Ok(())
+    write_fields(ctx, &data, &source, options)
 }
 
 /// Writes the entries of `data` into the struct `ctx.target`, each field through the table.
