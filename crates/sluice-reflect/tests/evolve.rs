@@ -645,3 +645,34 @@ fn read_begin_sees_the_previous_contents() {
     assert_eq!(*seen.lock().unwrap(), [4]);
     assert_eq!(controls.sensitivity, 6);
 }
+
+#[test]
+fn write_errors_name_the_field() {
+    let registry = registry();
+    let character = Character {
+        health: f32::NAN,
+        ..Character::default()
+    };
+    let mut out = JsonWriter::condensed(Vec::new());
+    let error = evolve::json_serializer()
+        .serialize(&character, &mut out, &registry)
+        .unwrap_err();
+    assert_eq!(error.path().unwrap().to_string(), "$.health");
+    let character = Character {
+        position: Position {
+            x: 0.0,
+            y: f32::INFINITY,
+        },
+        ..Character::default()
+    };
+    let error = evolve::json_serializer()
+        .serialize(
+            &character,
+            &mut JsonWriter::condensed(Vec::new()),
+            &registry,
+        )
+        .unwrap_err();
+    // At least the field of the versioned struct (how deep the table's own path goes
+    // inside a plain value is the table's business).
+    assert!(error.path().unwrap().to_string().starts_with("$.position"));
+}
