@@ -25,6 +25,10 @@ pub struct MsgPack;
 #[derive(Debug)]
 pub struct Reflection;
 
+#[doc = include_str!("src/handlers.md")]
+#[derive(Debug)]
+pub struct Handlers;
+
 #[doc = include_str!("src/evolving.md")]
 #[derive(Debug)]
 pub struct EvolvingData;

@@ -1239,18 +1239,6 @@ fn through_box(mut info: &'static crate::TypeInfo) -> &'static crate::TypeInfo {
     info
 }
 
-/// Follows `Some` (unless the value is null) and newtype structs, statically, the way
-/// `resolve` follows them in the value.
-fn resolve_info(mut info: &'static crate::TypeInfo, is_null: bool) -> &'static crate::TypeInfo {
-    loop {
-        info = match info.kind() {
-            crate::TypeKind::Option { some } if !is_null => some(),
-            crate::TypeKind::Struct(s) if s.is_newtype() => (s.fields[0].ty)(),
-            _ => return info,
-        };
-    }
-}
-
 /// Follows `Some` and newtype structs in the value until the place has the type `expected`.
 fn resolve_to(slot: &mut dyn Reflect, expected: std::any::TypeId) -> Option<&mut dyn Reflect> {
     let mut current: *mut dyn Reflect = slot;
@@ -1273,18 +1261,17 @@ fn resolve_to(slot: &mut dyn Reflect, expected: std::any::TypeId) -> Option<&mut
 /// Hooks for handler tables: learn the type of the next place, and write a whole value into
 /// it with custom code (see `handlers::Deserializer`).
 impl PropertyWriter<'_> {
-    /// The type of the place the next value goes to, without changing anything: `Some` is
-    /// looked through unless the value is `null` (`is_null`), and so are newtype structs.
-    /// `None` when no value may come next (a field name is expected, or the value is complete).
+    /// The declared type of the place the next value goes to (an `Option`, a newtype struct
+    /// or a `Box` is answered as itself), without changing anything. `None` when no value may
+    /// come next (a field name is expected, or the value is complete).
     #[must_use]
-    pub fn next_value_info(&self, is_null: bool) -> Option<&'static crate::TypeInfo> {
+    pub fn next_value_info(&self) -> Option<&'static crate::TypeInfo> {
         let Some(frame) = self.stack.last() else {
             if self.root_written {
                 return None;
             }
             // SAFETY: the root is valid for 'a and nothing borrows it mutably now.
-            let info = unsafe { self.root.as_ref() }.type_info();
-            return Some(resolve_info(info, is_null));
+            return Some(unsafe { self.root.as_ref() }.type_info());
         };
         // SAFETY: the top frame's container is live; this only reads type information.
         let target = unsafe { frame.target.as_ref() };
@@ -1332,12 +1319,12 @@ impl PropertyWriter<'_> {
             } => (variant_fields(target).first()?.ty)(),
             _ => return None,
         };
-        Some(resolve_info(slot, is_null))
+        Some(slot)
     }
 
-    /// Writes one whole value into the next place with `write`, which receives the place
-    /// (of the type [`next_value_info`](Self::next_value_info) answered, `expected`) and the
-    /// data path of the value. Errors without a path get this value's path and type path.
+    /// Writes one whole value into the next place with `write`, which receives the place of
+    /// type `expected` (the type [`next_value_info`](Self::next_value_info) answered, or one
+    /// inside it through `Some` and newtype structs) and the data path of the value. Errors without a path get this value's path and type path.
     ///
     /// # Errors
     /// When no value may come next, the place does not have the type `expected`, or `write`

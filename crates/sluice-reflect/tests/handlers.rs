@@ -400,3 +400,60 @@ fn the_facade_style_helpers_of_a_table_round_trip() {
     let text = write(&table, &config());
     assert_eq!(read_config(&builtin::json(), &text), config());
 }
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Meters(f64);
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Wrapped(Level);
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Route {
+    length: Meters,
+    detour: Option<Meters>,
+    level: Option<Level>,
+    wrapped: Wrapped,
+}
+
+#[test]
+fn rules_see_newtypes_and_the_types_inside_options_and_newtypes() {
+    let mut table = builtin::json();
+    table.add_first(
+        "kilometers",
+        |info, _| info.type_id() == Meters::info().type_id(),
+        EntrySet::STRING,
+        |ctx| {
+            let text = ctx.reader.read_str()?;
+            let Some(km) = text.strip_suffix("km").and_then(|n| n.parse::<f64>().ok()) else {
+                return Err(ctx.error(codes::INVALID_FORM, "expected kilometers"));
+            };
+            *ctx.target.downcast_mut::<Meters>().expect("Meters") = Meters(km * 1000.0);
+            Ok(())
+        },
+    );
+    // The enum-name rule reaches the enum inside an Option and inside a newtype.
+    let text = r#"{"length": "2km", "detour": "1.5km", "level": "10", "wrapped": "10"}"#;
+    let route: Route = read(&table, text).expect("route");
+    assert_eq!(
+        route,
+        Route {
+            length: Meters(2000.0),
+            detour: Some(Meters(1500.0)),
+            level: Some(Level::High),
+            wrapped: Wrapped(Level::High),
+        }
+    );
+    let text = r#"{"length": 7, "detour": null, "level": null, "wrapped": "Low"}"#;
+    let route: Route = read(&table, text).expect("plain forms");
+    assert_eq!(route.length, Meters(7.0));
+    assert_eq!(route.detour, None);
+    assert_eq!(route.level, None);
+    let text = r#"{"length": 7, "detour": "far", "level": null, "wrapped": "Low"}"#;
+    let error = read::<Route>(&table, text).expect_err("far");
+    assert_eq!(error.code(), codes::INVALID_FORM);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.detour")
+    );
+    assert_eq!(error.span().map(|s| s.start), text.find("\"far\""));
+}

@@ -13,7 +13,7 @@ use smallvec::SmallVec;
 use uuid::Uuid;
 
 use super::{EntrySet, KindKey, TypeIdMap, TypePredicate, plain_closure};
-use crate::{PropertyWriter, Reflect, TypeInfo, TypeRegistry, Typed, codes};
+use crate::{PropertyWriter, Reflect, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
 
 /// A reader that can take tokens back, for lookahead by value (the `"$type"` search).
 ///
@@ -397,6 +397,16 @@ fn whole_container_span(error: Error, start: Option<usize>, end: Span) -> Error 
     }
 }
 
+/// The type a plain `info` passes the value on to: the inside of an `Option` (unless the
+/// value is null) or of a newtype struct.
+fn transparent_inner(info: &'static TypeInfo, entry: Entry) -> Option<&'static TypeInfo> {
+    match info.kind() {
+        TypeKind::Option { some } if entry != Entry::Null => Some(some()),
+        TypeKind::Struct(s) if s.is_newtype() => Some((s.fields[0].ty)()),
+        _ => None,
+    }
+}
+
 /// How much a run of the table loop reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Run {
@@ -671,35 +681,47 @@ impl<'t> ReadSession<'t> {
                     continue;
                 }
                 _ => {
-                    let Some(info) = writer.next_value_info(entry == Entry::Null) else {
+                    let Some(mut info) = writer.next_value_info() else {
                         // No value may stand here: the writer explains why.
                         copy_token(reader, writer, entry).map_err(|e| self.writer_error(e))?;
                         continue;
                     };
-                    let action = if std::mem::take(&mut force_plain) {
-                        &ReadAction::Plain
-                    } else if self.plain_subtree(info) {
-                        copy_plain(reader, writer, skip_dollar, true)
-                            .map_err(|e| self.writer_error(e))?;
-                        if one_value && starts.is_empty() {
-                            return Ok(());
+                    let mut plain = std::mem::take(&mut force_plain);
+                    loop {
+                        if !plain && self.plain_subtree(info) {
+                            copy_plain(reader, writer, skip_dollar, true)
+                                .map_err(|e| self.writer_error(e))?;
+                            break;
                         }
-                        continue;
-                    } else {
-                        match self.select(info, entry) {
-                            Some(action) => action,
-                            None => return Err(self.no_handler(reader, writer, info)),
-                        }
-                    };
-                    match action {
-                        ReadAction::Plain => {
-                            copy_token(reader, writer, entry).map_err(|e| self.writer_error(e))?;
-                            if entry.is_container_start() {
-                                starts.push(reader.span().start);
-                                continue;
+                        let action = if plain {
+                            &ReadAction::Plain
+                        } else {
+                            match self.select(info, entry) {
+                                Some(action) => action,
+                                None => return Err(self.no_handler(reader, writer, info)),
+                            }
+                        };
+                        match action {
+                            ReadAction::Custom(handler) => {
+                                self.call(reader, writer, info, handler)?;
+                                break;
+                            }
+                            ReadAction::Plain => {
+                                // `Some` and newtypes are transparent: the table looks at the
+                                // type inside too.
+                                if let Some(inner) = transparent_inner(info, entry) {
+                                    info = inner;
+                                    plain = false;
+                                    continue;
+                                }
+                                copy_token(reader, writer, entry)
+                                    .map_err(|e| self.writer_error(e))?;
+                                if entry.is_container_start() {
+                                    starts.push(reader.span().start);
+                                }
+                                break;
                             }
                         }
-                        ReadAction::Custom(handler) => self.call(reader, writer, info, handler)?,
                     }
                 }
             }

@@ -1,0 +1,170 @@
+//! What a handler table costs on plain data: `citm_catalog.json` read into derived structs
+//! with a bare `pipe` into a `PropertyWriter`, with the built-in JSON table, and with the same
+//! table plus 50 rules whose predicates never match. Predicate answers are cached per type, so
+//! the 50 rules cost one evaluation per type and call, not one per value.
+//!
+//! The relaxed table (with the coercion rules, which claim every scalar for some inputs) runs
+//! the per-value dispatch loop; it is measured with and without the 50 rules too.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sluice::Reflect;
+use sluice::json::{JsonOptions, JsonReader, SliceInput};
+use sluice::reflect::handlers::{Deserializer, EntrySet, builtin};
+use sluice::{PropertyWriter, TypeRegistry, Typed};
+use sluice_benches::corpus;
+
+mod citm {
+    use super::{BTreeMap, Reflect};
+
+    pub(crate) type Id = u32;
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct CitmCatalog {
+        #[reflect(rename = "areaNames")]
+        pub(crate) area_names: BTreeMap<Id, String>,
+        #[reflect(rename = "audienceSubCategoryNames")]
+        pub(crate) audience_sub_category_names: BTreeMap<Id, String>,
+        #[reflect(rename = "blockNames")]
+        pub(crate) block_names: BTreeMap<Id, String>,
+        pub(crate) events: BTreeMap<Id, Event>,
+        pub(crate) performances: Vec<Performance>,
+        #[reflect(rename = "seatCategoryNames")]
+        pub(crate) seat_category_names: BTreeMap<Id, String>,
+        #[reflect(rename = "subTopicNames")]
+        pub(crate) sub_topic_names: BTreeMap<Id, String>,
+        #[reflect(rename = "subjectNames")]
+        pub(crate) subject_names: BTreeMap<Id, String>,
+        #[reflect(rename = "topicNames")]
+        pub(crate) topic_names: BTreeMap<Id, String>,
+        #[reflect(rename = "topicSubTopics")]
+        pub(crate) topic_sub_topics: BTreeMap<Id, Vec<Id>>,
+        #[reflect(rename = "venueNames")]
+        pub(crate) venue_names: BTreeMap<String, String>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Event {
+        pub(crate) description: (),
+        pub(crate) id: Id,
+        pub(crate) logo: Option<String>,
+        pub(crate) name: String,
+        #[reflect(rename = "subTopicIds")]
+        pub(crate) sub_topic_ids: Vec<Id>,
+        #[reflect(rename = "subjectCode")]
+        pub(crate) subject_code: (),
+        pub(crate) subtitle: (),
+        #[reflect(rename = "topicIds")]
+        pub(crate) topic_ids: Vec<Id>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Performance {
+        #[reflect(rename = "eventId")]
+        pub(crate) event_id: Id,
+        pub(crate) id: Id,
+        pub(crate) logo: Option<String>,
+        pub(crate) name: (),
+        pub(crate) prices: Vec<Price>,
+        #[reflect(rename = "seatCategories")]
+        pub(crate) seat_categories: Vec<SeatCategory>,
+        #[reflect(rename = "seatMapImage")]
+        pub(crate) seat_map_image: (),
+        pub(crate) start: u64,
+        #[reflect(rename = "venueCode")]
+        pub(crate) venue_code: String,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Price {
+        pub(crate) amount: u32,
+        #[reflect(rename = "audienceSubCategoryId")]
+        pub(crate) audience_sub_category_id: Id,
+        #[reflect(rename = "seatCategoryId")]
+        pub(crate) seat_category_id: Id,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct SeatCategory {
+        pub(crate) areas: Vec<Area>,
+        #[reflect(rename = "seatCategoryId")]
+        pub(crate) seat_category_id: Id,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Area {
+        #[reflect(rename = "areaId")]
+        pub(crate) area_id: Id,
+        #[reflect(rename = "blockIds")]
+        pub(crate) block_ids: Vec<()>,
+    }
+}
+
+/// Adds `count` rules whose predicates never match (they look at the type name, as user
+/// predicates often do).
+fn with_unused_rules(mut table: Deserializer, count: usize) -> Deserializer {
+    for index in 0..count {
+        let name = format!("unused {index}");
+        let wanted = format!("NoSuchType{index}");
+        table.add_last(
+            name,
+            move |info, _| info.name() == wanted,
+            EntrySet::ALL,
+            |ctx| ctx.reader.skip(),
+        );
+    }
+    table
+}
+
+fn read(table: &Deserializer, registry: &TypeRegistry, text: &str) -> citm::CitmCatalog {
+    let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
+    table.deserialize(&mut reader, registry).expect("citm")
+}
+
+fn handlers(c: &mut Criterion) {
+    let Some(bytes) = corpus("bench/citm_catalog.json") else {
+        return;
+    };
+    let text = String::from_utf8(bytes).expect("UTF-8 corpus");
+    let registry = TypeRegistry::new();
+    let json = builtin::json();
+    let json_50 = with_unused_rules(builtin::json(), 50);
+    let relaxed = builtin::json_relaxed();
+    let relaxed_50 = with_unused_rules(builtin::json_relaxed(), 50);
+
+    // Every way must build the same value.
+    let mut bare = citm::CitmCatalog::reflect_default();
+    let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
+    sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut bare)).expect("bare pipe");
+    for table in [&json, &json_50, &relaxed, &relaxed_50] {
+        assert_eq!(read(table, &registry, &text), bare);
+    }
+
+    let mut group = c.benchmark_group("handlers/citm_catalog");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("bare_pipe", |b| {
+        b.iter(|| {
+            let mut value = citm::CitmCatalog::reflect_default();
+            let input = black_box(text.as_bytes());
+            let mut reader = JsonReader::new(SliceInput::new(input), JsonOptions::default());
+            sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut value)).expect("pipe");
+            value
+        });
+    });
+    for (name, table) in [
+        ("json", &json),
+        ("json+50_unused_rules", &json_50),
+        ("json_relaxed", &relaxed),
+        ("json_relaxed+50_unused_rules", &relaxed_50),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| read(table, &registry, black_box(&text)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, handlers);
+criterion_main!(benches);
