@@ -19,27 +19,32 @@ use crate::{PropertyReader, PropertyWriter, Reflect, Typed};
 pub fn parse_path(text: &str) -> Result<Vec<PathSegment>> {
     let invalid =
         |why: &str| Error::new(codes::INVALID_PATH, format!("invalid path `{text}`: {why}"));
-    let mut rest = text.strip_prefix('$').unwrap_or(text);
+    // `$` alone, or followed by `.` or `[`, is the root; `$type` is a key.
+    let mut rest = match text.strip_prefix('$') {
+        Some(after) if after.is_empty() || after.starts_with(['.', '[']) => after,
+        _ => text,
+    };
     let mut segments = Vec::new();
     let mut first = true;
     while !rest.is_empty() {
         if let Some(inner) = rest.strip_prefix('[') {
-            let close = inner
-                .find(']')
-                .ok_or_else(|| invalid("a `[` is not closed"))?;
-            let (body, after) = (&inner[..close], &inner[close + 1..]);
-            if let Some(quoted) = body.strip_prefix('"') {
-                let key = quoted
-                    .strip_suffix('"')
-                    .ok_or_else(|| invalid("a quoted key is not closed"))?;
-                segments.push(PathSegment::Key(key.to_owned()));
+            if let Some(quoted) = inner.strip_prefix('"') {
+                let (key, after) =
+                    quoted_key(quoted).ok_or_else(|| invalid("a quoted key is not closed"))?;
+                segments.push(PathSegment::Key(key));
+                rest = after
+                    .strip_prefix(']')
+                    .ok_or_else(|| invalid("a `]` must follow a quoted key"))?;
             } else {
-                let index = body
+                let close = inner
+                    .find(']')
+                    .ok_or_else(|| invalid("a `[` is not closed"))?;
+                let index = inner[..close]
                     .parse()
                     .map_err(|_| invalid("an index is not a number"))?;
                 segments.push(PathSegment::Index(index));
+                rest = &inner[close + 1..];
             }
-            rest = after;
         } else {
             let body = match rest.strip_prefix('.') {
                 Some(body) => body,
@@ -56,6 +61,21 @@ pub fn parse_path(text: &str) -> Result<Vec<PathSegment>> {
         first = false;
     }
     Ok(segments)
+}
+
+/// A quoted key up to its closing quote (`\"` and `\\` escaped, as paths are displayed),
+/// and the text after the quote.
+fn quoted_key(text: &str) -> Option<(String, &str)> {
+    let mut key = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Some((key, &text[at + 1..])),
+            '\\' => key.push(chars.next()?.1),
+            c => key.push(c),
+        }
+    }
+    None
 }
 
 fn step<'v>(value: &'v Value, segment: &PathSegment) -> Option<&'v Value> {
@@ -418,6 +438,22 @@ mod tests {
             ]
         );
         assert_eq!(parse_path("a.b").unwrap().len(), 2);
+        assert_eq!(
+            parse_path("$type").unwrap(),
+            vec![PathSegment::Key("$type".into())]
+        );
+        assert_eq!(
+            parse_path("$.$type").unwrap(),
+            vec![PathSegment::Key("$type".into())]
+        );
+        assert!(parse_path("$").unwrap().is_empty());
+        assert_eq!(
+            parse_path(r#"["q\"uote"]["back\\slash"]"#).unwrap(),
+            vec![
+                PathSegment::Key("q\"uote".into()),
+                PathSegment::Key("back\\slash".into())
+            ]
+        );
         assert!(parse_path("").unwrap().is_empty());
         for bad in ["a..b", "a[1", "a[x]", "a[\"k]", "a]b"] {
             let result = parse_path(bad);
