@@ -676,3 +676,26 @@ fn write_errors_name_the_field() {
     // inside a plain value is the table's business).
     assert!(error.path().unwrap().to_string().starts_with("$.position"));
 }
+
+#[derive(Reflect, Debug, Default)]
+struct Armory {
+    racks: std::collections::BTreeMap<String, Box<dyn Item>>,
+}
+
+#[test]
+fn a_deprecated_value_in_a_map_loses_its_entry() {
+    let registry = registry();
+    let text =
+        r#"{"racks": {"left": {"$type": "Torch"}, "right": {"$type": "Potion", "heal": 4}}}"#;
+    let (armory, warnings) = evolve::deserialize_with_warnings::<Armory, _>(
+        &evolve::json(),
+        &mut JsonReader::from_str(text),
+        &registry,
+    )
+    .unwrap();
+    let keys: Vec<&str> = armory.racks.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["right"]);
+    assert_eq!(armory.racks["right"].label(), "potion 4");
+    let paths: Vec<String> = warnings.iter().map(|w| w.path.to_string()).collect();
+    assert_eq!(paths, ["$.racks.left"]);
+}

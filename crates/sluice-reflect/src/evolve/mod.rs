@@ -40,9 +40,9 @@ use uuid::Uuid;
 pub use custom::{DataSerializer, UuidBytes};
 pub use overlay::OverlayProvider;
 pub use rules::{
-    DATA_SERIALIZER, DEPRECATED_ELEMENTS, EVOLVE, ReadOptions, Target, WriteOptions,
-    add_read_rules, add_write_rules, deserialize_with_warnings, json, json_serializer, msgpack,
-    msgpack_serializer,
+    DATA_SERIALIZER, DEPRECATED_ELEMENTS, DEPRECATED_ENTRIES, EVOLVE, ReadOptions, Target,
+    WriteOptions, add_read_rules, add_write_rules, deserialize_with_warnings, json,
+    json_serializer, msgpack, msgpack_serializer,
 };
 pub use tree::{ValueTree, from_value, parse_path, to_value, write_value_into};
 pub use upgrade::{Converter, Upgrade};
@@ -328,8 +328,8 @@ impl TypeRegistry {
     }
 
     /// Marks the type once called `type_name`, with id `uuid`, as removed: a value whose
-    /// `"$type"` is that name or uuid is dropped on load (a list loses the element, a field
-    /// keeps its default) and a [`Warning`] with [`codes::DEPRECATED_DROPPED`] is collected.
+    /// `"$type"` is that name or uuid is dropped on load (a list loses the element, a map
+    /// with `String` keys the entry, a field keeps its value) and a [`Warning`] with [`codes::DEPRECATED_DROPPED`] is collected.
     pub fn deprecate(&mut self, type_name: &str, uuid: Uuid) -> &mut TypeRegistry {
         self.evolution
             .deprecated_names

@@ -20,6 +20,8 @@ use crate::{
 pub const DATA_SERIALIZER: &str = "data-serializer";
 /// Rule name: lists of trait objects, dropping elements of deprecated types.
 pub const DEPRECATED_ELEMENTS: &str = "deprecated-elements";
+/// Rule name: maps with `String` keys of trait objects, dropping entries of deprecated types.
+pub const DEPRECATED_ENTRIES: &str = "deprecated-entries";
 /// Rule name: structs with versions, events, overlays or default handling.
 pub const EVOLVE: &str = "evolve";
 
@@ -80,8 +82,8 @@ impl WriteOptions {
     }
 }
 
-/// Adds the rules that read evolving data: [`DATA_SERIALIZER`], [`DEPRECATED_ELEMENTS`] and
-/// [`EVOLVE`], above the built-in rules.
+/// Adds the rules that read evolving data: [`DATA_SERIALIZER`], [`DEPRECATED_ELEMENTS`],
+/// [`DEPRECATED_ENTRIES`] and [`EVOLVE`], above the built-in rules.
 ///
 /// [`EVOLVE`] takes named structs that have versions or read events in the registry (all
 /// named structs when overlays are registered or `fill_defaults` is on): it buffers the
@@ -107,6 +109,13 @@ pub fn add_read_rules(table: &mut Deserializer, options: ReadOptions) -> &mut De
         is_list_of_deprecatable,
         EntrySet::ARRAY,
         read_list_dropping_deprecated,
+    );
+    table.add_at(
+        DEPRECATED_PRIORITY,
+        DEPRECATED_ENTRIES,
+        is_map_of_deprecatable,
+        EntrySet::MAP,
+        read_map_dropping_deprecated,
     );
     table.add_at(
         EVOLVE_PRIORITY,
@@ -204,6 +213,14 @@ fn holds_trait_object(info: &'static TypeInfo, registry: &TypeRegistry) -> bool 
 fn is_list_of_deprecatable(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
     registry.evolution.has_deprecations()
         && matches!(info.kind(), TypeKind::List { item } if registry.implementors(item()).is_some())
+}
+
+/// Maps with `String` keys whose values are trait objects.
+fn is_map_of_deprecatable(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+    registry.evolution.has_deprecations()
+        && matches!(info.kind(), TypeKind::Map { key, value }
+            if matches!(key().kind(), TypeKind::Scalar(crate::ScalarKind::String))
+                && registry.implementors(value()).is_some())
 }
 
 fn has_deprecatable_field(info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
@@ -455,6 +472,44 @@ fn read_list_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
         read_buffered(ctx.session, &element.value, slot, &path, element.span)?;
     }
     ctx.reader.read_array_end()
+}
+
+fn read_map_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
+    let evolution = &ctx.session.registry().evolution;
+    ctx.reader.read_map_root()?;
+    match ctx.target.reflect_mut() {
+        ReflectMut::Map(map) => map.clear(),
+        _ => return Err(ctx.error(crate::codes::WRONG_TYPE, "a map was expected")),
+    }
+    while ctx.reader.peek()? != Entry::MapEnd {
+        let name = ctx.reader.read_name()?.to_owned();
+        let entry = buffer(ctx.reader)?;
+        let mut path = ctx.path.clone();
+        path.push_key(name.as_str());
+        if let Some(type_name) = deprecated_type(&entry.value, evolution) {
+            let warning = dropped(type_name, path);
+            warn(ctx, warning);
+            continue;
+        }
+        let ReflectMut::Map(map) = ctx.target.reflect_mut() else {
+            unreachable!("checked above: the target is a map");
+        };
+        let mut key = map.new_key();
+        let mut value = map.new_value();
+        write_value_into(&Value::String(name), &mut *key)?;
+        read_buffered(ctx.session, &entry.value, &mut *value, &path, entry.span)?;
+        let ReflectMut::Map(map) = ctx.target.reflect_mut() else {
+            unreachable!("checked above: the target is a map");
+        };
+        if !map.insert_from(&mut *key, &mut *value) {
+            return Err(locate(
+                Error::new(crate::codes::WRONG_TYPE, "the entry does not fit the map"),
+                &path,
+                entry.span,
+            ));
+        }
+    }
+    ctx.reader.read_map_end()
 }
 
 fn read_evolved(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<()> {
