@@ -21,6 +21,9 @@
 //! not 0 (or always, with [`WriteOptions::always_write_version`]). MessagePack has the same
 //! form: a map entry with the string key `"$version"` and an unsigned integer value.
 //!
+//! At each version `v` the stored data is at, the edits run in the order O3DE documents:
+//! type changes from `v`, then name changes from `v`, then the converter for `v + 1`.
+//!
 //! See the book chapter "Evolving data" for a walk through a v1 → v3 migration.
 
 mod custom;
@@ -226,16 +229,19 @@ impl<T: Typed> EvolveBuilder<'_, T> {
         self
     }
 
-    /// Renames the child `old` to `new` when data at version `from` is brought to `to`
-    /// (`to` may skip versions).
+    /// Renames the child `old` to `new` for data stored at version `from` or older, on its
+    /// way to `to`. `to` may skip versions: data stored between `from` and `to` already has
+    /// the new name.
     pub fn name_change(&mut self, from: u32, to: u32, old: &str, new: &str) -> &mut Self {
         self.plan().add_name_change(from, to, old, new);
         self
     }
 
-    /// Converts the child at `field` (a name or a path) from an `A` to a `B` with `convert`
-    /// when data at version `from` is brought to `to`. Type changes of a step run before its
-    /// name changes, so `field` is the name the data has at `from`.
+    /// Converts the child at `field` (a name or a path) from an `A` to a `B` with `convert`,
+    /// for data stored at version `from` or older, on its way to `to` (which may skip
+    /// versions, as for [`name_change`](Self::name_change)). At each version, type changes
+    /// run before name changes, so `field` is the name the data has at `from`. An absent
+    /// field is left absent.
     pub fn type_change<A: Typed, B: Reflect>(
         &mut self,
         field: &str,
