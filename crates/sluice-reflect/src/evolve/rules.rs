@@ -496,7 +496,8 @@ fn read_map_dropping_deprecated(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
         };
         let mut key = map.new_key();
         let mut value = map.new_value();
-        write_value_into(&Value::String(name), &mut *key)?;
+        write_value_into(&Value::String(name), &mut *key)
+            .map_err(|e| locate(e, &path, entry.span))?;
         read_buffered(ctx.session, &entry.value, &mut *value, &path, entry.span)?;
         let ReflectMut::Map(map) = ctx.target.reflect_mut() else {
             unreachable!("checked above: the target is a map");
@@ -727,7 +728,8 @@ fn fill_missing(
             continue;
         };
         match (default_struct.field(index), target.field_mut(index)) {
-            (Some(default), Some(place)) => write_value_into(&to_value(default)?, place)
+            (Some(default), Some(place)) => to_value(default)
+                .and_then(|value| write_value_into(&value, place))
                 .map_err(|e| locate(e, ctx.path, span))?,
             _ => missing.push(field_info.name),
         }
