@@ -5,7 +5,7 @@
 //! values, removes, adds, renames and replaces them.
 //!
 //! Paths are written as in error messages: `stats.speed`, `items[2].name`, `$.a["odd key"]`
-//! (a leading `$` is optional).
+//! (a leading `$.` is optional; inside quotes, `\"` and `\\` stand for `"` and `\`).
 
 use sluice_core::{Error, Path, PathSegment, Result, Value, ValueReader, ValueWriter, pipe_value};
 
