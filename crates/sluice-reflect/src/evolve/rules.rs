@@ -548,7 +548,8 @@ fn streams(ctx: &mut ReadContext<'_, '_>, options: ReadOptions) -> Result<bool> 
     }
     let current = registry.current_version_of(info);
     let len = ctx.reader.read_map_root()?;
-    let mut taken = vec![(Token::MapRoot(len), ctx.reader.span())];
+    let mut taken: smallvec::SmallVec<[(Token, Span); 3]> =
+        smallvec::smallvec![(Token::MapRoot(len), ctx.reader.span())];
     let mut stored = None;
     if ctx.reader.peek()? == Entry::Name {
         let name = ctx.reader.read_name()?.to_owned();
