@@ -699,3 +699,33 @@ fn a_deprecated_value_in_a_map_loses_its_entry() {
     let paths: Vec<String> = warnings.iter().map(|w| w.path.to_string()).collect();
     assert_eq!(paths, ["$.racks.left"]);
 }
+
+#[test]
+fn registries_with_history_stay_shareable_across_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let registry = registry();
+    shareable(&registry);
+    let loaded = std::thread::scope(|scope| {
+        let handles: Vec<_> = ["character.v1.jsonc", "character.v2.jsonc"]
+            .into_iter()
+            .map(|name| {
+                let registry = &registry;
+                scope.spawn(move || {
+                    load(&fixture(name), registry).map(|(c, w)| (c.labels, w.0.len()))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap().unwrap())
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(
+        loaded[0],
+        (vec!["sword 7".to_owned(), "potion 20".to_owned()], 1)
+    );
+    assert_eq!(
+        loaded[1],
+        (vec!["sword 7".to_owned(), "potion 20".to_owned()], 0)
+    );
+}
