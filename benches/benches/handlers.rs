@@ -4,16 +4,21 @@
 //! the 50 rules cost one evaluation per type and call, not one per value.
 //!
 //! The relaxed table (with the coercion rules, which claim every scalar for some inputs) runs
-//! the per-value dispatch loop; it is measured with and without the 50 rules too.
+//! the per-value dispatch loop; it is measured with and without the 50 rules too. Writing is
+//! compared the same way: a bare pipe from a `PropertyReader` against the JSON serializer.
+//!
+//! Besides criterion's figures, the bench prints paired comparisons (`paired ...` lines): the
+//! two sides run alternately, round by round, so a busy machine slows both alike.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
+use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sluice::Reflect;
-use sluice::json::{JsonOptions, JsonReader, SliceInput};
+use sluice::json::{JsonOptions, JsonReader, JsonWriter, SliceInput, WriterOptions};
 use sluice::reflect::handlers::{Deserializer, EntrySet, builtin};
-use sluice::{PropertyWriter, TypeRegistry, Typed};
+use sluice::{PropertyReader, PropertyWriter, TypeRegistry, Typed};
 use sluice_benches::corpus;
 
 mod citm {
@@ -164,6 +169,84 @@ fn handlers(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The machine may be busy: criterion runs one function after the other, so a load change
+    // between them shows as a difference. The paired runs below alternate the two sides
+    // round by round and compare each round's times, which cancels slow drifts in load.
+    let bare = || {
+        let mut value = citm::CitmCatalog::reflect_default();
+        let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
+        sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut value)).expect("pipe");
+        value
+    };
+    paired("bare_pipe", &|| drop(bare()), "json", &|| {
+        drop(read(&json, &registry, &text));
+    });
+    paired(
+        "json",
+        &|| drop(read(&json, &registry, &text)),
+        "json+50_unused_rules",
+        &|| drop(read(&json_50, &registry, &text)),
+    );
+    paired(
+        "json_relaxed",
+        &|| drop(read(&relaxed, &registry, &text)),
+        "json_relaxed+50_unused_rules",
+        &|| drop(read(&relaxed_50, &registry, &text)),
+    );
+    // Writing: a bare pipe from a PropertyReader against the built-in JSON serializer.
+    let value = bare();
+    let serializer = builtin::json_serializer();
+    paired(
+        "write_bare_pipe",
+        &|| {
+            let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+            sluice::pipe(&mut PropertyReader::new(&value), &mut writer).expect("write");
+            drop(black_box(writer.into_string()));
+        },
+        "write_json_serializer",
+        &|| {
+            let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+            serializer
+                .serialize(&value, &mut writer, &registry)
+                .expect("write");
+            drop(black_box(writer.into_string()));
+        },
+    );
+}
+
+/// Runs `first` and `second` alternately (60 rounds, the order switching every round) and
+/// prints the median time of each and the median of the per-round ratios `second / first`.
+fn paired(first_name: &str, first: &dyn Fn(), second_name: &str, second: &dyn Fn()) {
+    let time = |run: &dyn Fn()| {
+        let start = Instant::now();
+        run();
+        start.elapsed().as_secs_f64()
+    };
+    let (mut firsts, mut seconds, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..60 {
+        let (a, b) = if round % 2 == 0 {
+            let a = time(first);
+            (a, time(second))
+        } else {
+            let b = time(second);
+            (time(first), b)
+        };
+        firsts.push(a);
+        seconds.push(b);
+        ratios.push(b / a);
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    println!(
+        "paired handlers/citm_catalog: {first_name} {:.3} ms, {second_name} {:.3} ms, \
+         median ratio {:.4} (60 alternating rounds)",
+        median(&mut firsts) * 1e3,
+        median(&mut seconds) * 1e3,
+        median(&mut ratios),
+    );
 }
 
 criterion_group!(benches, handlers);

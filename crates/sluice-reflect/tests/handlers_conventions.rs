@@ -175,7 +175,7 @@ fn coercion_errors_and_float_truncation() {
 
 // ---- enums ----
 
-#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Quality {
     Low,
     Medium = 5,
@@ -776,4 +776,84 @@ fn dollar_fields_are_skipped_on_read_unless_claimed() {
     let error = read_with::<Level>(&builtin::pipe(), &TypeRegistry::new(), text)
         .expect_err("the pipe set keeps them");
     assert_error(&error, codes::UNKNOWN_FIELD, text, "\"$schema\"");
+}
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Waypoints {
+    by_id: BTreeMap<u32, Vec3>,
+    by_quality: BTreeMap<Quality, Vec3>,
+    by_name: BTreeMap<String, Flags<Layer>>,
+}
+
+#[test]
+fn string_like_keys_stay_object_keys_when_the_values_need_handlers() {
+    let registry = vector_registry();
+    let point = |x: f32| Vec3 { x, y: 0.0, z: 0.0 };
+    let expected = Waypoints {
+        by_id: [(1, point(1.0)), (20, point(2.0))].into(),
+        by_quality: [(Quality::Low, point(3.0)), (Quality::High, point(4.0))].into(),
+        by_name: [("sea".to_string(), Flags::from_bits(2))].into(),
+    };
+    let text = r#"{"by_id": {"1": [1], "20": {"x": 2}}, "by_quality": {"Low": [3], "High": [4]}, "by_name": {"sea": ["Water"]}}"#;
+    both_ways(
+        &registry,
+        text,
+        &expected,
+        concat!(
+            r#"{"by_id":{"1":[1.0,0.0,0.0],"20":[2.0,0.0,0.0]},"#,
+            r#""by_quality":{"Low":[3.0,0.0,0.0],"High":[4.0,0.0,0.0]},"#,
+            r#""by_name":{"sea":["Water"]}}"#
+        ),
+    );
+}
+
+#[test]
+fn a_built_in_writer_can_be_replaced_and_the_readers_still_take_the_new_form() {
+    let registry = color_registry();
+    let mut table = builtin::json_serializer();
+    // Colors as "#RRGGBBAA" instead of float arrays.
+    assert!(table.replace(builtin::COLOR, |ctx| {
+        let color = ctx.value.downcast_ref::<Color>().expect("a Color");
+        let hex: String = [color.r, color.g, color.b, color.a]
+            .iter()
+            .map(|c| {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let byte = (f64::from(*c) * 255.0).round().clamp(0.0, 255.0) as u8;
+                format!("{byte:02X}")
+            })
+            .collect();
+        ctx.writer.write_str(&format!("#{hex}"))
+    }));
+    let colors = vec![rgba(1.0, byte(0x4d), byte(0x33), byte(0xcc))];
+    let out = write_with(&table, &registry, &colors, WriterOptions::condensed());
+    assert_eq!(out, r##"["#FF4D33CC"]"##);
+    let back: Vec<Color> = read_with(&builtin::json(), &registry, &out).expect("back");
+    assert_eq!(back, colors);
+}
+
+#[test]
+fn serializer_handlers_by_type_see_user_data_and_path() {
+    let mut table = builtin::json_serializer();
+    table.on_type::<Quality>(|ctx| {
+        let path = ctx.path().to_string();
+        if let Some(paths) = ctx.user_data().downcast_mut::<Vec<String>>() {
+            paths.push(path);
+        }
+        ctx.write_plain()
+    });
+    let graphics = Graphics {
+        quality: Quality::High,
+        fallback: Quality::Medium,
+        numeric: Quality::Low,
+    };
+    let mut paths: Vec<String> = Vec::new();
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    table
+        .serialize_with(&graphics, &mut writer, &TypeRegistry::new(), &mut paths)
+        .expect("graphics");
+    assert_eq!(paths, ["$.quality", "$.fallback", "$.numeric"]);
+    assert_eq!(
+        writer.into_string().expect("utf-8"),
+        r#"{"quality":"High","fallback":"Medium","numeric":"Low"}"#
+    );
 }

@@ -38,6 +38,7 @@ pub use de::{Deserializer, Lookahead, ReadAction, ReadContext, ReadHandler, Read
 pub use entry_set::EntrySet;
 pub use marks::{KindKey, Mark, RegistryExtras, TraitObjectBox};
 pub use ser::{Serializer, WriteAction, WriteContext, WriteHandler, WriteSession};
+pub use trait_object::note_trait_object;
 
 use std::sync::Arc;
 
@@ -48,8 +49,8 @@ use crate::{TypeInfo, TypeKind, TypeRegistry};
 pub type TypePredicate = Arc<dyn Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync>;
 
 /// For every type reachable from `root`: whether it and everything it reaches is plain, given
-/// `locally_plain` for single types. A `Box` is never plain: the value inside may be of any
-/// type.
+/// `locally_plain` for single types. A trait-object box is never plain: the value inside may be
+/// of any implementor.
 pub(crate) fn plain_closure(
     root: &'static TypeInfo,
     mut locally_plain: impl FnMut(&'static TypeInfo) -> bool,
@@ -62,7 +63,9 @@ pub(crate) fn plain_closure(
             continue;
         }
         index.insert(info.type_id(), found.len());
-        let plain = !matches!(info.kind(), TypeKind::Box { .. }) && locally_plain(info);
+        let trait_object = matches!(info.kind(), TypeKind::Box { .. })
+            && trait_object::is_trait_object(info.type_id());
+        let plain = !trait_object && locally_plain(info);
         let children = info.children();
         pending.extend(children.iter().copied());
         found.push((info, plain, children));
@@ -115,3 +118,57 @@ impl std::hash::Hasher for TypeIdHasher {
 
 pub(crate) type TypeIdMap<V> =
     std::collections::HashMap<std::any::TypeId, V, std::hash::BuildHasherDefault<TypeIdHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::plain_closure;
+    use crate::{Reflect, TypeInfo, Typed};
+
+    #[derive(Reflect)]
+    struct Node {
+        value: u32,
+        next: Option<Box<Node>>,
+    }
+
+    trait Part: Reflect {}
+
+    #[derive(Reflect, Default)]
+    struct Leaf {
+        value: u8,
+    }
+
+    impl Part for Leaf {}
+
+    crate::reflect_trait_object!(Part, default = Leaf);
+
+    #[derive(Reflect)]
+    struct Holder {
+        part: Box<dyn Part>,
+    }
+
+    fn plain_of(graph: &[(&'static TypeInfo, bool)], info: &TypeInfo) -> bool {
+        graph
+            .iter()
+            .find(|(i, _)| i.type_id() == info.type_id())
+            .is_some_and(|(_, plain)| *plain)
+    }
+
+    #[test]
+    fn recursive_plain_types_through_boxes_stay_plain() {
+        let graph = plain_closure(Node::info(), |_| true);
+        assert!(plain_of(&graph, Node::info()));
+        assert!(plain_of(&graph, <Option<Box<Node>>>::info()));
+        // One type that is not plain spoils every type that reaches it, cycles included.
+        let graph = plain_closure(Node::info(), |info| info.name() != "u32");
+        assert!(!plain_of(&graph, Node::info()));
+        assert!(!plain_of(&graph, <Box<Node>>::info()));
+    }
+
+    #[test]
+    fn trait_object_boxes_are_never_plain() {
+        let graph = plain_closure(Holder::info(), |_| true);
+        assert!(!plain_of(&graph, Holder::info()));
+        assert!(!plain_of(&graph, <Box<dyn Part>>::info()));
+        assert!(plain_of(&graph, Leaf::info()));
+    }
+}

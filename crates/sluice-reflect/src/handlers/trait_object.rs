@@ -1,5 +1,34 @@
 //! The trait-object bridge: `Box<dyn Trait>` as a reflected value.
 
+use std::any::TypeId;
+use std::collections::HashSet;
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+fn trait_objects() -> &'static RwLock<HashSet<TypeId>> {
+    static SET: OnceLock<RwLock<HashSet<TypeId>>> = OnceLock::new();
+    SET.get_or_init(Default::default)
+}
+
+/// Records that the type `id` is a trait-object box (done by
+/// [`reflect_trait_object!`](crate::reflect_trait_object) when its info is built). Handler
+/// tables never take the bare-pipe shortcut through such a box: the value inside may be of
+/// any implementor. Not needed by hand.
+#[doc(hidden)]
+pub fn note_trait_object(id: TypeId) {
+    trait_objects()
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id);
+}
+
+/// Whether `id` was recorded by [`note_trait_object`].
+pub(crate) fn is_trait_object(id: TypeId) -> bool {
+    trait_objects()
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains(&id)
+}
+
 /// Makes `Box<dyn Trait>` a reflected type, for traits that have [`Reflect`](crate::Reflect)
 /// as a supertrait, so it can be a field and be chosen by `"$type"` through
 /// [`TypeRegistry::register_polymorphic`](crate::TypeRegistry::register_polymorphic).
@@ -74,6 +103,7 @@ macro_rules! reflect_trait_object {
             fn info() -> &'static $crate::TypeInfo {
                 static INFO: ::std::sync::OnceLock<$crate::TypeInfo> = ::std::sync::OnceLock::new();
                 INFO.get_or_init(|| {
+                    $crate::handlers::note_trait_object(::std::any::TypeId::of::<Self>());
                     $crate::TypeInfo::new::<Self>(
                         ::std::concat!("Box<dyn ", ::std::stringify!($trait), ">"),
                         ::std::any::type_name::<Self>(),
