@@ -7,6 +7,9 @@
 //! the per-value dispatch loop; it is measured with and without the 50 rules too. Writing is
 //! compared the same way: a bare pipe from a `PropertyReader` against the JSON serializer.
 //!
+//! The facade's one-line helpers are compared with a bare pipe on `canada`, `citm_catalog` and
+//! `twitter`, reading and writing.
+//!
 //! Besides criterion's figures, the bench prints paired comparisons (`paired ...` lines): the
 //! two sides run alternately, round by round, so a busy machine slows both alike.
 
@@ -19,7 +22,40 @@ use sluice::Reflect;
 use sluice::json::{JsonOptions, JsonReader, JsonWriter, SliceInput, WriterOptions};
 use sluice::reflect::handlers::{Deserializer, EntrySet, builtin};
 use sluice::{PropertyReader, PropertyWriter, TypeRegistry, Typed};
-use sluice_benches::corpus;
+use sluice_benches::{BENCH_FILES, corpus};
+
+mod canada {
+    use super::{BTreeMap, Reflect};
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Canada {
+        #[reflect(rename = "type")]
+        pub(crate) kind: ObjType,
+        pub(crate) features: Vec<Feature>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Feature {
+        #[reflect(rename = "type")]
+        pub(crate) kind: ObjType,
+        pub(crate) properties: BTreeMap<String, String>,
+        pub(crate) geometry: Geometry,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Geometry {
+        #[reflect(rename = "type")]
+        pub(crate) kind: ObjType,
+        pub(crate) coordinates: Vec<Vec<(f64, f64)>>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) enum ObjType {
+        FeatureCollection,
+        Feature,
+        Polygon,
+    }
+}
 
 mod citm {
     use super::{BTreeMap, Reflect};
@@ -107,6 +143,188 @@ mod citm {
     }
 }
 
+mod twitter {
+    use super::Reflect;
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Twitter {
+        pub(crate) statuses: Vec<Status>,
+        pub(crate) search_metadata: SearchMetadata,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Status {
+        pub(crate) metadata: Metadata,
+        pub(crate) created_at: String,
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) text: String,
+        pub(crate) source: String,
+        pub(crate) truncated: bool,
+        pub(crate) in_reply_to_status_id: Option<u64>,
+        pub(crate) in_reply_to_status_id_str: Option<String>,
+        pub(crate) in_reply_to_user_id: Option<u64>,
+        pub(crate) in_reply_to_user_id_str: Option<String>,
+        pub(crate) in_reply_to_screen_name: Option<String>,
+        pub(crate) user: User,
+        pub(crate) geo: (),
+        pub(crate) coordinates: (),
+        pub(crate) place: (),
+        pub(crate) contributors: (),
+        pub(crate) retweeted_status: Option<Box<Status>>,
+        pub(crate) retweet_count: u32,
+        pub(crate) favorite_count: u32,
+        pub(crate) entities: StatusEntities,
+        pub(crate) favorited: bool,
+        pub(crate) retweeted: bool,
+        pub(crate) possibly_sensitive: Option<bool>,
+        pub(crate) lang: String,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Metadata {
+        pub(crate) result_type: String,
+        pub(crate) iso_language_code: String,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct User {
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) name: String,
+        pub(crate) screen_name: String,
+        pub(crate) location: String,
+        pub(crate) description: String,
+        pub(crate) url: Option<String>,
+        pub(crate) entities: UserEntities,
+        pub(crate) protected: bool,
+        pub(crate) followers_count: u32,
+        pub(crate) friends_count: u32,
+        pub(crate) listed_count: u32,
+        pub(crate) created_at: String,
+        pub(crate) favourites_count: u32,
+        pub(crate) utc_offset: Option<i32>,
+        pub(crate) time_zone: Option<String>,
+        pub(crate) geo_enabled: bool,
+        pub(crate) verified: bool,
+        pub(crate) statuses_count: u32,
+        pub(crate) lang: String,
+        pub(crate) contributors_enabled: bool,
+        pub(crate) is_translator: bool,
+        pub(crate) is_translation_enabled: bool,
+        pub(crate) profile_background_color: String,
+        pub(crate) profile_background_image_url: String,
+        pub(crate) profile_background_image_url_https: String,
+        pub(crate) profile_background_tile: bool,
+        pub(crate) profile_image_url: String,
+        pub(crate) profile_image_url_https: String,
+        pub(crate) profile_banner_url: Option<String>,
+        pub(crate) profile_link_color: String,
+        pub(crate) profile_sidebar_border_color: String,
+        pub(crate) profile_sidebar_fill_color: String,
+        pub(crate) profile_text_color: String,
+        pub(crate) profile_use_background_image: bool,
+        pub(crate) default_profile: bool,
+        pub(crate) default_profile_image: bool,
+        pub(crate) following: bool,
+        pub(crate) follow_request_sent: bool,
+        pub(crate) notifications: bool,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct UserEntities {
+        pub(crate) url: Option<UserUrl>,
+        pub(crate) description: UserEntitiesDescription,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct UserUrl {
+        pub(crate) urls: Vec<Url>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Url {
+        pub(crate) url: String,
+        pub(crate) expanded_url: String,
+        pub(crate) display_url: String,
+        pub(crate) indices: [u16; 2],
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct UserEntitiesDescription {
+        pub(crate) urls: Vec<Url>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct StatusEntities {
+        pub(crate) hashtags: Vec<Hashtag>,
+        pub(crate) symbols: Vec<()>,
+        pub(crate) urls: Vec<Url>,
+        pub(crate) user_mentions: Vec<UserMention>,
+        pub(crate) media: Option<Vec<Media>>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Hashtag {
+        pub(crate) text: String,
+        pub(crate) indices: [u16; 2],
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct UserMention {
+        pub(crate) screen_name: String,
+        pub(crate) name: String,
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) indices: [u16; 2],
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Media {
+        pub(crate) id: u64,
+        pub(crate) id_str: String,
+        pub(crate) indices: [u16; 2],
+        pub(crate) media_url: String,
+        pub(crate) media_url_https: String,
+        pub(crate) url: String,
+        pub(crate) display_url: String,
+        pub(crate) expanded_url: String,
+        #[reflect(rename = "type")]
+        pub(crate) kind: String,
+        pub(crate) sizes: Sizes,
+        pub(crate) source_status_id: Option<u64>,
+        pub(crate) source_status_id_str: Option<String>,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Sizes {
+        pub(crate) medium: Size,
+        pub(crate) small: Size,
+        pub(crate) thumb: Size,
+        pub(crate) large: Size,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct Size {
+        pub(crate) w: u16,
+        pub(crate) h: u16,
+        pub(crate) resize: String,
+    }
+
+    #[derive(Reflect, Debug, PartialEq)]
+    pub(crate) struct SearchMetadata {
+        pub(crate) completed_in: f32,
+        pub(crate) max_id: u64,
+        pub(crate) max_id_str: String,
+        pub(crate) next_results: String,
+        pub(crate) query: String,
+        pub(crate) refresh_url: String,
+        pub(crate) count: u8,
+        pub(crate) since_id: u64,
+        pub(crate) since_id_str: String,
+    }
+}
+
 /// Adds `count` rules whose predicates never match (they look at the type name, as user
 /// predicates often do).
 fn with_unused_rules(mut table: Deserializer, count: usize) -> Deserializer {
@@ -179,17 +397,17 @@ fn handlers(c: &mut Criterion) {
         sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut value)).expect("pipe");
         value
     };
-    paired("bare_pipe", &|| drop(bare()), "json", &|| {
+    paired("citm_catalog: bare_pipe", &|| drop(bare()), "json", &|| {
         drop(read(&json, &registry, &text));
     });
     paired(
-        "json",
+        "citm_catalog: json",
         &|| drop(read(&json, &registry, &text)),
         "json+50_unused_rules",
         &|| drop(read(&json_50, &registry, &text)),
     );
     paired(
-        "json_relaxed",
+        "citm_catalog: json_relaxed",
         &|| drop(read(&relaxed, &registry, &text)),
         "json_relaxed+50_unused_rules",
         &|| drop(read(&relaxed_50, &registry, &text)),
@@ -198,7 +416,7 @@ fn handlers(c: &mut Criterion) {
     let value = bare();
     let serializer = builtin::json_serializer();
     paired(
-        "write_bare_pipe",
+        "citm_catalog: write_bare_pipe",
         &|| {
             let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
             sluice::pipe(&mut PropertyReader::new(&value), &mut writer).expect("write");
@@ -213,6 +431,55 @@ fn handlers(c: &mut Criterion) {
             drop(black_box(writer.into_string()));
         },
     );
+}
+
+/// The facade's one-line helpers (which run the built-in tables) against a bare pipe, reading
+/// and writing, on one of the benchmark files.
+fn facade_against_bare_pipe<T: Typed>(name: &str, text: &str) {
+    let bare_read = || {
+        let mut value = T::reflect_default();
+        let mut reader = JsonReader::new(SliceInput::new(text.as_bytes()), JsonOptions::default());
+        sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut value)).expect("pipe");
+        value
+    };
+    paired(
+        &format!("{name}: bare_pipe_read"),
+        &|| drop(black_box(bare_read())),
+        "json::from_str",
+        &|| {
+            drop(black_box(
+                sluice::json::from_str::<T>(text).expect("from_str"),
+            ));
+        },
+    );
+    let value = bare_read();
+    paired(
+        &format!("{name}: bare_pipe_write"),
+        &|| {
+            let mut writer = JsonWriter::new(Vec::with_capacity(128), WriterOptions::condensed());
+            sluice::pipe(&mut PropertyReader::new(&value), &mut writer).expect("write");
+            drop(black_box(writer.into_string()));
+        },
+        "json::to_string",
+        &|| {
+            drop(black_box(
+                sluice::json::to_string(&value).expect("to_string"),
+            ));
+        },
+    );
+}
+
+fn facade(_: &mut Criterion) {
+    for (name, file) in BENCH_FILES {
+        let Some(bytes) = corpus(file) else { continue };
+        let text = String::from_utf8(bytes).expect("UTF-8 corpus");
+        match name {
+            "canada" => facade_against_bare_pipe::<canada::Canada>(name, &text),
+            "citm_catalog" => facade_against_bare_pipe::<citm::CitmCatalog>(name, &text),
+            "twitter" => facade_against_bare_pipe::<twitter::Twitter>(name, &text),
+            _ => {}
+        }
+    }
 }
 
 /// Runs `first` and `second` alternately (60 rounds, the order switching every round) and
@@ -241,7 +508,7 @@ fn paired(first_name: &str, first: &dyn Fn(), second_name: &str, second: &dyn Fn
         values[values.len() / 2]
     };
     println!(
-        "paired handlers/citm_catalog: {first_name} {:.3} ms, {second_name} {:.3} ms, \
+        "paired {first_name} {:.3} ms, {second_name} {:.3} ms, \
          median ratio {:.4} (60 alternating rounds)",
         median(&mut firsts) * 1e3,
         median(&mut seconds) * 1e3,
@@ -249,5 +516,5 @@ fn paired(first_name: &str, first: &dyn Fn(), second_name: &str, second: &dyn Fn
     );
 }
 
-criterion_group!(benches, handlers);
+criterion_group!(benches, handlers, facade);
 criterion_main!(benches);

@@ -857,3 +857,22 @@ fn serializer_handlers_by_type_see_user_data_and_path() {
         r#"{"quality":"High","fallback":"Medium","numeric":"Low"}"#
     );
 }
+
+#[test]
+fn writing_errors_inside_handled_values_have_their_path() {
+    let registry = component_registry();
+    let actor = Actor {
+        components: vec![
+            Box::new(Health { hp: 1 }),
+            Box::new(Mesh {
+                path: "m".into(),
+                scale: f32::NAN,
+            }),
+        ],
+    };
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    let error = builtin::json_serializer()
+        .serialize(&actor, &mut writer, &registry)
+        .expect_err("NaN has no JSON form");
+    assert_eq!(path_of(&error), "$.components[1].scale");
+}

@@ -250,3 +250,62 @@ fn a_game_configuration_survives_json_msgpack_and_pretty_json() {
         assert!(pretty.contains(expected), "{expected} in\n{pretty}");
     }
 }
+
+/// Every prefix of the configuration, and the configuration with each structural character
+/// replaced in turn, reads to a value or to an error: handlers never panic on bad input, and
+/// their errors carry a span inside the text.
+#[test]
+fn damaged_configurations_are_errors_not_panics() {
+    let registry = registry();
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../corpus/handlers/game.jsonc"
+    ));
+    let table = builtin::json_relaxed();
+    let read = |input: &[u8]| {
+        let mut reader = JsonReader::new(SliceInput::new(input), JsonOptions::relaxed());
+        table.deserialize::<Game, _>(&mut reader, &registry)
+    };
+    let mut errors = 0;
+    for end in 0..text.len() {
+        if !text.is_char_boundary(end) {
+            continue;
+        }
+        if let Err(error) = read(&text.as_bytes()[..end]) {
+            errors += 1;
+            if let Some(span) = error.span() {
+                assert!(span.end <= end, "{error:?} beyond the input");
+            }
+        }
+    }
+    assert!(errors > 0);
+    // The same for every prefix of the MessagePack form.
+    let game = read(text.as_bytes()).expect("the whole text");
+    let mut writer = MsgPackWriter::new(Vec::new());
+    builtin::msgpack_serializer()
+        .serialize(&game, &mut writer, &registry)
+        .expect("to msgpack");
+    let bytes = writer.into_inner().expect("bytes");
+    for end in 0..bytes.len() {
+        let mut reader = MsgPackReader::from_slice(&bytes[..end]);
+        let result = builtin::msgpack().deserialize::<Game, _>(&mut reader, &registry);
+        assert!(
+            result.is_err(),
+            "a prefix of {end} bytes is not a whole value"
+        );
+    }
+    for (at, byte) in text.bytes().enumerate() {
+        if !b"{}[],:\"".contains(&byte) {
+            continue;
+        }
+        for replacement in [b'0', b'"', b'{', b']'] {
+            let mut damaged = text.as_bytes().to_vec();
+            damaged[at] = replacement;
+            if let Err(error) = read(&damaged)
+                && let Some(span) = error.span()
+            {
+                assert!(span.end <= damaged.len(), "{error:?}");
+            }
+        }
+    }
+}

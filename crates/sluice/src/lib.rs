@@ -11,10 +11,15 @@
 //! | MessagePack ↔ value | [`msgpack::from_slice`], [`msgpack::to_vec`] |
 //! | NDJSON records, one by one | [`ndjson::iter`] |
 //!
-//! Each helper is a [`pipe`] between a format reader/writer and a
-//! [`PropertyReader`]/[`PropertyWriter`] over the value; errors carry a stable code, the data
-//! path, the Rust type path and (for in-memory input) the source text, so
-//! [`Error::render`] shows the offending line.
+//! Each helper runs a built-in handler table ([`reflect::handlers::builtin`]) between a format
+//! reader/writer and the value: the conventions of the "Handlers" chapter of the book (enums by
+//! name, flags as name arrays, maps with struct keys as `$key` / `$value` entries, sorted sets,
+//! `$`-fields skipped...), and for types none of them applies to, a bare
+//! [`pipe`](fn@pipe) with a [`PropertyReader`] / [`PropertyWriter`]. The `_using` variants
+//! ([`json::from_slice_using`], [`json::to_string_using`], [`msgpack::from_slice_using`],
+//! [`msgpack::to_vec_using`]) take a table and a [`TypeRegistry`] of your own. Errors carry a
+//! stable code, the data path, the Rust type path and (for in-memory input) the source text,
+//! so [`Error::render`] shows the offending line.
 //!
 //! ```
 //! use sluice::Reflect;

@@ -355,7 +355,7 @@ fn write_polymorphic(ctx: &mut WriteContext<'_, '_>) -> Result<()> {
     for (index, field) in fields.iter().enumerate() {
         ctx.writer.write_name(field.name)?;
         match s.field(index) {
-            Some(value) => ctx.session.write_value(ctx.writer, value)?,
+            Some(value) => ctx.recurse_field(field.name, value)?,
             None => ctx.writer.write_null()?,
         }
     }

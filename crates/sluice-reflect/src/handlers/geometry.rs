@@ -152,7 +152,7 @@ pub(super) fn write_components(ctx: &mut WriteContext<'_, '_>) -> Result<()> {
     ctx.writer.write_array_root(Some(len))?;
     for index in 0..len {
         match component(ctx.value, index) {
-            Some(value) => ctx.session.write_value(ctx.writer, value)?,
+            Some(value) => ctx.recurse_index(index, value)?,
             None => ctx.writer.write_null()?,
         }
     }

@@ -4,7 +4,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use sluice_core::{Error, Path, Result, Writer, pipe_value};
+use sluice_core::{Error, Path, Result, Writer, pipe, pipe_value};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
@@ -234,8 +234,28 @@ impl Serializer {
         writer: &mut W,
         registry: &TypeRegistry,
     ) -> Result<()> {
-        self.serialize_with(value, writer, registry, &mut ())?;
+        let mut no_user_data = ();
+        let mut session = self.session(registry, &mut no_user_data);
+        if session.plain_subtree(value.type_info()) {
+            // Nothing in the table applies anywhere in this type: a bare pipe.
+            return pipe(&mut PropertyReader::new(value), writer);
+        }
+        session.value_in(writer, value)?;
         writer.finish()
+    }
+
+    fn session<'t>(
+        &'t self,
+        registry: &'t TypeRegistry,
+        user: &'t mut dyn Any,
+    ) -> WriteSession<'t> {
+        WriteSession {
+            table: self,
+            registry,
+            user,
+            cache: TypeIdMap::default(),
+            path: SmallVec::new(),
+        }
     }
 
     /// Writes `value` to `writer` (without finishing it), with `user` data handlers can reach
@@ -250,18 +270,25 @@ impl Serializer {
         registry: &TypeRegistry,
         user: &mut dyn Any,
     ) -> Result<()> {
-        let mut session = WriteSession {
-            table: self,
-            registry,
-            user,
-            cache: TypeIdMap::default(),
-            path: SmallVec::new(),
-        };
-        if session.plain_subtree(value.type_info()) {
-            // Nothing in the table applies anywhere in this type: a bare pipe.
-            return pipe_value(&mut PropertyReader::new(value), writer);
-        }
-        session.write_value(writer, value)
+        self.session(registry, user).value_in(writer, value)
+    }
+}
+
+/// A writer that can be seen as `&mut dyn Writer` (for handlers): every sized writer, and
+/// `dyn Writer` itself.
+trait AsDynWriter: Writer {
+    fn as_dyn(&mut self) -> &mut dyn Writer;
+}
+
+impl<W: Writer> AsDynWriter for W {
+    fn as_dyn(&mut self) -> &mut dyn Writer {
+        self
+    }
+}
+
+impl AsDynWriter for dyn Writer + '_ {
+    fn as_dyn(&mut self) -> &mut dyn Writer {
+        self
     }
 }
 
@@ -335,12 +362,38 @@ impl<'t> WriteContext<'_, 't> {
         self.session.path()
     }
 
-    /// Writes `child` through the table (for handlers of containers).
+    /// Writes `child` through the table (for handlers of containers); the data path of errors
+    /// stays the one of this value.
     ///
     /// # Errors
     /// As [`WriteSession::write_value`].
     pub fn recurse(&mut self, child: &dyn Reflect) -> Result<()> {
         self.session.write_value(self.writer, child)
+    }
+
+    /// Writes `child`, the field `name` of this value, through the table (errors get the
+    /// field in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_field(&mut self, name: &'static str, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Field(name), child)
+    }
+
+    /// Writes `child`, the element `index` of this value, through the table (errors get the
+    /// index in their data path).
+    ///
+    /// # Errors
+    /// As [`WriteSession::write_value`].
+    pub fn recurse_index(&mut self, index: usize, child: &dyn Reflect) -> Result<()> {
+        self.session.child(self.writer, Step::Index(index), child)
+    }
+
+    /// A property reader over the value: its plain tokens, for handlers that pipe them
+    /// somewhere or look at them.
+    #[must_use]
+    pub fn property_reader(&self) -> PropertyReader<'_> {
+        PropertyReader::new(self.value)
     }
 
     /// Writes the value in its plain shape (as if no rule matched), children through the
@@ -418,15 +471,33 @@ impl<'t> WriteSession<'t> {
     /// # Errors
     /// Writer and handler errors; `NoMatchingHandler` (with the path) when nothing applies.
     pub fn write_value(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+        self.value_in(writer, value)
+    }
+
+    /// Writes `value` in the shape [`PropertyReader`] gives it, each child through the table.
+    ///
+    /// # Errors
+    /// Writer and handler errors.
+    pub fn write_plain(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+        self.plain_in(writer, value)
+    }
+
+    /// [`write_value`](Self::write_value) for any writer: generic, so that plain parts are
+    /// piped without dynamic dispatch when the writer's type is known.
+    fn value_in<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         let info = value.type_info();
         if self.plain_subtree(info) {
             return pipe_value(&mut PropertyReader::new(value), writer).map_err(|e| self.locate(e));
         }
         match self.action(info) {
-            Some(WriteAction::Plain) => self.write_plain(writer, value),
+            Some(WriteAction::Plain) => self.plain_in(writer, value),
             Some(WriteAction::Custom(handler)) => {
                 let result = handler(&mut WriteContext {
-                    writer,
+                    writer: writer.as_dyn(),
                     value,
                     info,
                     session: self,
@@ -453,18 +524,23 @@ impl<'t> WriteSession<'t> {
         }
     }
 
-    fn child(&mut self, writer: &mut dyn Writer, step: Step, value: &dyn Reflect) -> Result<()> {
+    fn child<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        step: Step,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         self.path.push(step);
-        let result = self.write_value(writer, value);
+        let result = self.value_in(writer, value);
         self.path.pop();
         result
     }
 
-    /// Writes `value` in the shape [`PropertyReader`] gives it, each child through the table.
-    ///
-    /// # Errors
-    /// Writer and handler errors.
-    pub fn write_plain(&mut self, writer: &mut dyn Writer, value: &dyn Reflect) -> Result<()> {
+    fn plain_in<W: AsDynWriter + ?Sized>(
+        &mut self,
+        writer: &mut W,
+        value: &dyn Reflect,
+    ) -> Result<()> {
         match value.reflect_ref() {
             ReflectRef::Scalar(_) => pipe_value(&mut PropertyReader::new(value), writer),
             ReflectRef::Struct(s) => {
@@ -475,7 +551,7 @@ impl<'t> WriteSession<'t> {
                 match struct_info.style {
                     StructStyle::Unit => writer.write_null(),
                     StructStyle::Tuple if struct_info.fields.len() == 1 => match s.field(0) {
-                        Some(inner) => self.write_value(writer, inner),
+                        Some(inner) => self.value_in(writer, inner),
                         None => writer.write_null(),
                     },
                     StructStyle::Tuple => {
@@ -542,7 +618,7 @@ impl<'t> WriteSession<'t> {
             ReflectRef::Option(o) => {
                 writer.write_option_root()?;
                 match o.get() {
-                    Some(inner) => self.write_value(writer, inner)?,
+                    Some(inner) => self.value_in(writer, inner)?,
                     None => writer.write_null()?,
                 }
                 writer.write_option_end()
@@ -562,7 +638,7 @@ impl<'t> WriteSession<'t> {
                 self.path.push(Step::Field(variant.name));
                 let result = (|| match variant.style {
                     VariantStyle::Newtype => match e.field(0) {
-                        Some(inner) => self.write_value(writer, inner),
+                        Some(inner) => self.value_in(writer, inner),
                         None => writer.write_null(),
                     },
                     VariantStyle::Tuple => {
