@@ -412,6 +412,33 @@ fn handlers(c: &mut Criterion) {
         "json_relaxed+50_unused_rules",
         &|| drop(read(&relaxed_50, &registry, &text)),
     );
+    // A small document of the same type: what a call costs beyond the data (the table works
+    // out which types are plain once per call).
+    let small = concat!(
+        r#"{"areaNames": {"1": "a"}, "audienceSubCategoryNames": {}, "blockNames": {}, "#,
+        r#""events": {}, "performances": [], "seatCategoryNames": {}, "subTopicNames": {}, "#,
+        r#""subjectNames": {}, "topicNames": {}, "topicSubTopics": {}, "venueNames": {}}"#
+    );
+    let small_bare = || {
+        let mut value = citm::CitmCatalog::reflect_default();
+        let mut reader = JsonReader::new(SliceInput::new(small.as_bytes()), JsonOptions::default());
+        sluice::pipe(&mut reader, &mut PropertyWriter::new(&mut value)).expect("pipe");
+        value
+    };
+    paired(
+        "small citm_catalog document x1000: bare_pipe",
+        &|| {
+            for _ in 0..1000 {
+                drop(black_box(small_bare()));
+            }
+        },
+        "json",
+        &|| {
+            for _ in 0..1000 {
+                drop(black_box(read(&json, &registry, small)));
+            }
+        },
+    );
     // Writing: a bare pipe from a PropertyReader against the built-in JSON serializer.
     let value = bare();
     let serializer = builtin::json_serializer();

@@ -27,7 +27,7 @@ use crate::{Reflect, TypeInfo, Typed};
 /// let fresh = enemy.construct();
 /// assert_eq!(fresh.downcast_ref::<Enemy>(), Some(&Enemy { name: String::new(), hp: 0 }));
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TypeRegistry {
     by_uuid: HashMap<Uuid, &'static TypeInfo>,
     by_name: HashMap<&'static str, &'static TypeInfo>,
@@ -36,6 +36,29 @@ pub struct TypeRegistry {
     pub(crate) extras: crate::handlers::RegistryExtras,
     /// Versions, converters, deprecations, events, overlays (see [`crate::evolve`]).
     pub(crate) evolution: crate::evolve::Evolution,
+    /// Tells this registry's contents apart from any other registry's and from its own
+    /// earlier contents: a new value on every change, so handler tables can keep answers
+    /// that depend on the registry from one call to the next.
+    stamp: u64,
+}
+
+/// A process-wide counter of registry contents (see `TypeRegistry::stamp`).
+fn next_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Default for TypeRegistry {
+    fn default() -> Self {
+        TypeRegistry {
+            by_uuid: HashMap::new(),
+            by_name: HashMap::new(),
+            by_type_id: HashMap::new(),
+            extras: crate::handlers::RegistryExtras::default(),
+            evolution: crate::evolve::Evolution::default(),
+            stamp: next_stamp(),
+        }
+    }
 }
 
 impl TypeRegistry {
@@ -52,6 +75,7 @@ impl TypeRegistry {
 
     /// Registers a type by its info, and every type it reaches.
     pub fn register_info(&mut self, info: &'static TypeInfo) -> &mut TypeRegistry {
+        self.changed();
         let mut pending = vec![info];
         while let Some(info) = pending.pop() {
             if self.by_type_id.insert(info.type_id(), info).is_some() {
@@ -63,6 +87,16 @@ impl TypeRegistry {
             pending.extend(info.children());
         }
         self
+    }
+
+    /// Records a change of the contents (see `stamp`).
+    pub(crate) fn changed(&mut self) {
+        self.stamp = next_stamp();
+    }
+
+    /// Identifies the current contents: equal stamps mean the same registry, unchanged.
+    pub(crate) fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     /// A type by its short name (`Settings`) or its full path (`game::Settings`). When two

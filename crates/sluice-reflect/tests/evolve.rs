@@ -729,3 +729,45 @@ fn registries_with_history_stay_shareable_across_threads() {
         (vec!["sword 7".to_owned(), "potion 20".to_owned()], 0)
     );
 }
+
+#[test]
+fn tables_see_history_registered_between_calls() {
+    let table = evolve::json();
+    let serializer = evolve::json_serializer();
+    let mut registry = TypeRegistry::new();
+    registry.register::<Banner>();
+    let text = r#"{"title": "t", "sizes": [], "position": {"x": 1, "y": 2}}"#;
+    let before: Banner = table
+        .deserialize(&mut JsonReader::from_str(text), &registry)
+        .unwrap();
+    assert_eq!(before.position, Position { x: 1.0, y: 2.0 });
+    let mut out = ValueWriter::new();
+    serializer.serialize(&before, &mut out, &registry).unwrap();
+    assert!(
+        out.into_value()
+            .unwrap()
+            .find("position.$version")
+            .is_none()
+    );
+
+    // Version 1 of Position swapped the axes of the unversioned data.
+    registry.version::<Position>(1, |data, _| {
+        let x = data.remove_child("x").unwrap_or_default();
+        let y = data.remove_child("y").unwrap_or_default();
+        data.add_child("x", y)?;
+        data.add_child("y", x)
+    });
+    let after: Banner = table
+        .deserialize(&mut JsonReader::from_str(text), &registry)
+        .unwrap();
+    assert_eq!(after.position, Position { x: 2.0, y: 1.0 });
+    let mut out = ValueWriter::new();
+    serializer.serialize(&after, &mut out, &registry).unwrap();
+    assert_eq!(
+        out.into_value()
+            .unwrap()
+            .find("position.$version")
+            .and_then(Value::as_u64),
+        Some(1)
+    );
+}

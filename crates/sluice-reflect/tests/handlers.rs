@@ -457,3 +457,70 @@ fn rules_see_newtypes_and_the_types_inside_options_and_newtypes() {
     );
     assert_eq!(error.span().map(|s| s.start), text.find("\"far\""));
 }
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Point2 {
+    x: f32,
+    y: f32,
+}
+
+#[test]
+fn answers_kept_between_calls_follow_registry_and_table_changes() {
+    use sluice_reflect::handlers::Mark;
+    let table = builtin::json();
+    let read_point = |registry: &TypeRegistry| {
+        let mut reader = JsonReader::from_slice(b"[1, 2]");
+        table.deserialize::<Point2, _>(&mut reader, registry)
+    };
+    let plain = TypeRegistry::new();
+    let mut marked = TypeRegistry::new();
+    marked.mark::<Point2>(Mark::Vector);
+    for _ in 0..2 {
+        assert_eq!(
+            read_point(&plain).expect_err("a struct").code(),
+            codes::WRONG_TYPE
+        );
+        assert_eq!(
+            read_point(&marked).expect("a vector"),
+            Point2 { x: 1.0, y: 2.0 }
+        );
+    }
+    // A registry changed after a call is seen as changed.
+    let mut later = TypeRegistry::new();
+    assert!(read_point(&later).is_err());
+    later.mark::<Point2>(Mark::Vector);
+    assert!(read_point(&later).is_ok());
+
+    // A table changed after a call is seen as changed too.
+    let mut table = builtin::json();
+    let text = r#"{"x": 1, "y": 2}"#;
+    let mut reader = JsonReader::from_slice(text.as_bytes());
+    let point: Point2 = table.deserialize(&mut reader, &plain).expect("plain");
+    assert_eq!(point, Point2 { x: 1.0, y: 2.0 });
+    table.add_first(
+        "doubled",
+        |info, _| info.name() == "f32",
+        EntrySet::NUMBER,
+        |ctx| {
+            let value = ctx.reader.read_f32()?;
+            *ctx.target.downcast_mut::<f32>().expect("an f32") = value * 2.0;
+            Ok(())
+        },
+    );
+    let mut reader = JsonReader::from_slice(text.as_bytes());
+    let point: Point2 = table.deserialize(&mut reader, &plain).expect("doubled");
+    assert_eq!(point, Point2 { x: 2.0, y: 4.0 });
+
+    // The same for a serializer.
+    let mut out_table = builtin::json_serializer();
+    assert_eq!(write(&out_table, &point), r#"{"x":2.0,"y":4.0}"#);
+    out_table.add_first(
+        "halved",
+        |info, _| info.name() == "f32",
+        |ctx| {
+            let value = ctx.value.downcast_ref::<f32>().expect("an f32");
+            ctx.writer.write_f32(value / 2.0)
+        },
+    );
+    assert_eq!(write(&out_table, &point), r#"{"x":1.0,"y":2.0}"#);
+}

@@ -257,6 +257,8 @@ impl<T: Typed> EvolveBuilder<'_, T> {
 /// Versions, converters, deprecation, events, overlays and data serializers.
 impl TypeRegistry {
     fn evolution_of<T: Typed>(&mut self) -> &mut TypeEvolution {
+        // Tables remember answers per registry state: every change here is a new state.
+        self.changed();
         self.register::<T>();
         self.evolution.types.entry(TypeId::of::<T>()).or_default()
     }
@@ -337,6 +339,7 @@ impl TypeRegistry {
     /// `"$type"` is that name or uuid is dropped on load (a list loses the element, a map
     /// with `String` keys the entry, a field keeps its value) and a [`Warning`] with [`codes::DEPRECATED_DROPPED`] is collected.
     pub fn deprecate(&mut self, type_name: &str, uuid: Uuid) -> &mut TypeRegistry {
+        self.changed();
         self.evolution
             .deprecated_names
             .insert(type_name.to_owned(), uuid);
@@ -414,6 +417,7 @@ impl TypeRegistry {
         id: &str,
         provider: impl OverlayProvider + 'static,
     ) -> &mut TypeRegistry {
+        self.changed();
         self.evolution
             .overlays
             .insert(id.to_owned(), Arc::new(provider));
@@ -426,6 +430,7 @@ impl TypeRegistry {
         &mut self,
         serializer: impl DataSerializer<T> + 'static,
     ) -> &mut TypeRegistry {
+        self.changed();
         self.register::<T>();
         self.evolution
             .serializers

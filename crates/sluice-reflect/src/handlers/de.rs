@@ -12,7 +12,7 @@ use sluice_core::{Span, Token, Writer};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{EntrySet, KindKey, TypeIdMap, TypePredicate, plain_closure};
+use super::{EntrySet, KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::{PropertyWriter, Reflect, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
 
 /// A reader that can take tokens back, for lookahead by value (the `"$type"` search).
@@ -55,9 +55,9 @@ impl<R: Reader + ?Sized> TableReader for PutbackReader<&mut R> {
         skip_dollar: bool,
     ) -> Result<()> {
         if self.pending() == 0 {
-            copy_plain(&mut **self.inner_mut(), writer, skip_dollar, true)
+            copy_plain::<_, true>(&mut **self.inner_mut(), writer, skip_dollar)
         } else {
-            copy_plain(self, writer, skip_dollar, true)
+            copy_plain::<_, true>(self, writer, skip_dollar)
         }
     }
 }
@@ -68,7 +68,7 @@ impl TableReader for &mut (dyn Lookahead + '_) {
         writer: &mut PropertyWriter<'_>,
         skip_dollar: bool,
     ) -> Result<()> {
-        copy_plain(self, writer, skip_dollar, true)
+        copy_plain::<_, true>(self, writer, skip_dollar)
     }
 }
 
@@ -154,6 +154,7 @@ pub struct Deserializer {
     by_uuid: HashMap<Uuid, ReadAction>,
     by_kind: [Option<ReadAction>; KindKey::COUNT],
     skip_dollar_fields: bool,
+    plain_roots: PlainRoots,
 }
 
 impl std::fmt::Debug for Deserializer {
@@ -182,6 +183,7 @@ impl Deserializer {
             by_uuid: HashMap::new(),
             by_kind: Default::default(),
             skip_dollar_fields: false,
+            plain_roots: PlainRoots::default(),
         }
     }
 
@@ -219,6 +221,7 @@ impl Deserializer {
             .iter()
             .position(|rule| rule.priority < priority)
             .unwrap_or(self.rules.len());
+        self.plain_roots.clear();
         let rule = Rule {
             name: name.into(),
             priority,
@@ -262,6 +265,7 @@ impl Deserializer {
 
     /// Removes the rules named `name`; whether there was one.
     pub fn remove(&mut self, name: &str) -> bool {
+        self.plain_roots.clear();
         let before = self.rules.len();
         self.rules.retain(|rule| rule.name != name);
         self.rules.len() != before
@@ -274,6 +278,7 @@ impl Deserializer {
         name: &str,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> bool {
+        self.plain_roots.clear();
         let handler: ReadHandler = Arc::new(handler);
         let mut found = false;
         for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
@@ -300,6 +305,7 @@ impl Deserializer {
 
     /// Sets the action for the type with this uuid (tried after the rules).
     pub fn on_uuid(&mut self, uuid: Uuid, action: ReadAction) -> &mut Deserializer {
+        self.plain_roots.clear();
         self.by_uuid.insert(uuid, action);
         self
     }
@@ -315,6 +321,7 @@ impl Deserializer {
     /// Sets the action for every type of a kind (tried after rules and uuids); `None`
     /// removes it.
     pub fn on_kind(&mut self, kind: KindKey, action: Option<ReadAction>) -> &mut Deserializer {
+        self.plain_roots.clear();
         self.by_kind[kind.index()] = action;
         self
     }
@@ -362,10 +369,19 @@ impl Deserializer {
             base: Path::root(),
         };
         let info = target.type_info();
-        if session.plain_subtree(info) {
+        let stamp = registry.stamp();
+        let plain = match self.plain_roots.get(stamp, info) {
+            Some(plain) => plain,
+            None => {
+                let plain = session.plain_subtree(info);
+                self.plain_roots.put(stamp, info, plain);
+                plain
+            }
+        };
+        if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = PropertyWriter::new(target);
-            return copy_plain(reader, &mut writer, self.skip_dollar_fields, false);
+            return copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
         }
         let mut reader = PutbackReader::new(reader);
         let mut writer = PropertyWriter::new(target);
@@ -379,12 +395,12 @@ impl Deserializer {
 /// Never inlined: it is the hot loop, and compiled on its own it stays as tight as `pipe`
 /// (inlined into the table loop, reading canada.json measured a few percent slower).
 #[inline(never)]
-fn copy_plain<R: Reader + ?Sized>(
+fn copy_plain<R: Reader + ?Sized, const ONE_VALUE: bool>(
     reader: &mut R,
     writer: &mut PropertyWriter<'_>,
     skip_dollar: bool,
-    one_value: bool,
 ) -> Result<()> {
+    let one_value = ONE_VALUE;
     // Start offsets of the open containers, for errors about a whole object.
     let mut starts: SmallVec<[usize; 32]> = SmallVec::new();
     loop {

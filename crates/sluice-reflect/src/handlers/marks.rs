@@ -159,6 +159,7 @@ impl TypeRegistry {
     pub fn mark<T: Typed>(&mut self, mark: Mark) -> &mut TypeRegistry {
         self.register::<T>();
         *self.extras.marks.entry(TypeId::of::<T>()).or_default() |= mark.bit();
+        self.changed();
         self
     }
 
@@ -203,6 +204,7 @@ impl TypeRegistry {
             .or_insert_with(|| (base, Vec::new()));
         entry.1.retain(|i| i.info.type_id() != T::info().type_id());
         entry.1.push(implementor);
+        self.changed();
         self
     }
 

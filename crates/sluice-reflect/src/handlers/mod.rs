@@ -100,6 +100,54 @@ pub(crate) fn plain_closure(
         .collect()
 }
 
+/// Which root types read (or write) plain with a table, remembered from one call to the next
+/// for one registry state (predicates may look at the registry). Working it out walks every
+/// type the root reaches, which would cost more than reading a small document.
+#[derive(Default)]
+pub(crate) struct PlainRoots {
+    known: std::sync::RwLock<(u64, TypeIdMap<bool>)>,
+}
+
+impl PlainRoots {
+    /// The remembered answer for the root `info` under the registry state `stamp`.
+    pub(crate) fn get(&self, stamp: u64, info: &TypeInfo) -> Option<bool> {
+        let known = self
+            .known
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.0 != stamp {
+            return None;
+        }
+        known.1.get(&info.type_id()).copied()
+    }
+
+    /// Remembers an answer; answers for another registry state are dropped.
+    pub(crate) fn put(&self, stamp: u64, info: &TypeInfo, plain: bool) {
+        let mut known = self
+            .known
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.0 != stamp {
+            *known = (stamp, TypeIdMap::default());
+        }
+        known.1.insert(info.type_id(), plain);
+    }
+
+    /// Forgets everything (the table changed).
+    pub(crate) fn clear(&mut self) {
+        *self
+            .known
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = (0, TypeIdMap::default());
+    }
+}
+
+impl Clone for PlainRoots {
+    fn clone(&self) -> Self {
+        PlainRoots::default()
+    }
+}
+
 /// The fast hasher of the per-call caches (type ids are already well mixed).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct TypeIdHasher(u64);

@@ -8,7 +8,7 @@ use sluice_core::{Error, Path, Result, Writer, pipe, pipe_value};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
-use super::{KindKey, TypeIdMap, TypePredicate, plain_closure};
+use super::{KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::info::{StructStyle, VariantStyle};
 use crate::{PropertyReader, Reflect, ReflectRef, ScalarRef, TypeInfo, TypeRegistry, codes};
 
@@ -70,6 +70,7 @@ pub struct Serializer {
     rules: Vec<Rule>,
     by_uuid: std::collections::HashMap<Uuid, WriteAction>,
     by_kind: [Option<WriteAction>; KindKey::COUNT],
+    plain_roots: PlainRoots,
 }
 
 impl std::fmt::Debug for Serializer {
@@ -95,6 +96,7 @@ impl Serializer {
             rules: Vec::new(),
             by_uuid: std::collections::HashMap::new(),
             by_kind: Default::default(),
+            plain_roots: PlainRoots::default(),
         }
     }
 
@@ -122,6 +124,7 @@ impl Serializer {
         applies: TypePredicate,
         action: WriteAction,
     ) -> &mut Serializer {
+        self.plain_roots.clear();
         let at = self
             .rules
             .iter()
@@ -169,6 +172,7 @@ impl Serializer {
 
     /// Removes the rules named `name`; whether one was there.
     pub fn remove(&mut self, name: &str) -> bool {
+        self.plain_roots.clear();
         let before = self.rules.len();
         self.rules.retain(|rule| rule.name != name);
         self.rules.len() != before
@@ -180,6 +184,7 @@ impl Serializer {
         name: &str,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> bool {
+        self.plain_roots.clear();
         let handler: WriteHandler = Arc::new(handler);
         let mut found = false;
         for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
@@ -206,6 +211,7 @@ impl Serializer {
 
     /// Sets the handler for the type with this uuid.
     pub fn on_uuid(&mut self, uuid: Uuid, action: WriteAction) -> &mut Serializer {
+        self.plain_roots.clear();
         self.by_uuid.insert(uuid, action);
         self
     }
@@ -220,6 +226,7 @@ impl Serializer {
 
     /// Sets the handler for every type of a kind; `None` removes it.
     pub fn on_kind(&mut self, kind: KindKey, action: Option<WriteAction>) -> &mut Serializer {
+        self.plain_roots.clear();
         self.by_kind[kind.index()] = action;
         self
     }
@@ -236,7 +243,17 @@ impl Serializer {
     ) -> Result<()> {
         let mut no_user_data = ();
         let mut session = self.session(registry, &mut no_user_data);
-        if session.plain_subtree(value.type_info()) {
+        let info = value.type_info();
+        let stamp = registry.stamp();
+        let plain = match self.plain_roots.get(stamp, info) {
+            Some(plain) => plain,
+            None => {
+                let plain = session.plain_subtree(info);
+                self.plain_roots.put(stamp, info, plain);
+                plain
+            }
+        };
+        if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             return pipe(&mut PropertyReader::new(value), writer);
         }
