@@ -2,8 +2,7 @@
 
 use sluice_core::pipe::copy_token;
 use sluice_core::{
-    Entry, Error, Path, PathSegment, PutbackReader, Reader, Result, Span, Token, Value,
-    ValueReader, ValueWriter,
+    Entry, Error, Path, PutbackReader, Reader, Result, Span, Token, Value, ValueReader, ValueWriter,
 };
 
 use super::tree::{to_value, write_value_into};
@@ -393,28 +392,6 @@ fn dropped(type_name: &str, path: Path) -> Warning {
         path,
         type_name: type_name.to_owned(),
     }
-}
-
-/// The table's path of a value written by [`write_struct`] lacks the field: puts `name`
-/// back after the struct's own path.
-fn with_field_step(mut error: Error, struct_path: &Path, name: &str) -> Error {
-    let outer = struct_path.segments();
-    let Some(path) = error.path() else {
-        let mut path = struct_path.clone();
-        path.push_key(name);
-        return error.with_path(path);
-    };
-    let Some(inner) = path.segments().strip_prefix(outer) else {
-        return error;
-    };
-    let fixed: Path = outer
-        .iter()
-        .cloned()
-        .chain(std::iter::once(PathSegment::Key(name.to_owned())))
-        .chain(inner.iter().cloned())
-        .collect();
-    *error.path_mut() = fixed;
-    error
 }
 
 // ---- reading ----
@@ -845,8 +822,7 @@ fn write_struct(
             }
             for (name, field) in kept {
                 ctx.writer.write_name(name)?;
-                let result = ctx.recurse(field);
-                result.map_err(|error| with_field_step(error, &ctx.session.path(), name))?;
+                ctx.recurse_field(name, field)?;
             }
             if tagged {
                 ctx.writer.write_map_end()?;
