@@ -42,3 +42,7 @@ pub struct Handlers;
 #[doc = include_str!("src/schemas.md")]
 #[derive(Debug)]
 pub struct Schemas;
+
+#[doc = include_str!("src/evolving.md")]
+#[derive(Debug)]
+pub struct EvolvingData;

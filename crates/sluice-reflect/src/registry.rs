@@ -34,6 +34,8 @@ pub struct TypeRegistry {
     by_type_id: HashMap<TypeId, &'static TypeInfo>,
     /// Marks and trait-object implementors, used by handler tables.
     pub(crate) extras: crate::handlers::RegistryExtras,
+    /// Versions, converters, deprecations, events, overlays (see [`crate::evolve`]).
+    pub(crate) evolution: crate::evolve::Evolution,
     /// Tells this registry's contents apart from any other registry's and from its own
     /// earlier contents: a new value on every change, so handler tables can keep answers
     /// that depend on the registry from one call to the next.
@@ -53,6 +55,7 @@ impl Default for TypeRegistry {
             by_name: HashMap::new(),
             by_type_id: HashMap::new(),
             extras: crate::handlers::RegistryExtras::default(),
+            evolution: crate::evolve::Evolution::default(),
             stamp: next_stamp(),
         }
     }
