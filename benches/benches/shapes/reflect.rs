@@ -1,5 +1,5 @@
 //! Rust shapes of canada.json, `citm_catalog.json` and twitter.json after serde-rs/json-benchmark,
-//! deriving both `Reflect` and serde's traits; shared by the `reflect` bench and the
+//! deriving both `Reflect` and serde's traits; shared by the `reflect` and `handlers` benches and the
 //! `reflect_profile` driver.
 
 use std::collections::BTreeMap;
