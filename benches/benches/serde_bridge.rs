@@ -14,8 +14,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use sluice_benches::{corpus, relaxed_variant};
-use sluice_core::{Entry, NumberHint, Reader};
+use sluice_benches::{corpus, relaxed_variant, scan};
 use sluice_json::JsonReader;
 
 /// Structs shaped like the three documents.
@@ -303,33 +302,6 @@ fn text(file: &str) -> Option<String> {
     corpus(file).map(|bytes| String::from_utf8(bytes).expect("bench files are UTF-8"))
 }
 
-/// Reads every token of a document, numbers parsed as their syntax says, strings looked
-/// at: what any consumer of the reader has to pay.
-fn walk<S: sluice_json::Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
-    let mut sum = 0.0;
-    loop {
-        match reader.peek()? {
-            Entry::Ended => return Ok(sum),
-            Entry::String => sum += reader.read_str()?.len() as f64,
-            Entry::Name => sum += reader.read_name()?.len() as f64,
-            Entry::Number(NumberHint::Float) => sum += reader.read_f64()?,
-            Entry::Number(NumberHint::NegInteger) => sum += reader.read_i64()? as f64,
-            Entry::Number(_) => sum += reader.read_u64()? as f64,
-            Entry::Bool => sum += f64::from(u8::from(reader.read_bool()?)),
-            Entry::Null => reader.read_null()?,
-            Entry::MapRoot => {
-                reader.read_map_root()?;
-            }
-            Entry::MapEnd => reader.read_map_end()?,
-            Entry::ArrayRoot => {
-                reader.read_array_root()?;
-            }
-            Entry::ArrayEnd => reader.read_array_end()?,
-            other => unreachable!("JSON has no {other}"),
-        }
-    }
-}
-
 /// Whether two trees are equal, floats allowed to differ by one unit in the last place.
 fn agree(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
@@ -382,7 +354,7 @@ where
     // For reference: the JsonReader alone, every token read and every number parsed, with
     // no serde at all. The bridge cannot be faster than this.
     group.bench_function("sluice_json_reader_only", |b| {
-        b.iter(|| walk(&mut JsonReader::from_str(black_box(&text))).unwrap());
+        b.iter(|| scan(&mut JsonReader::from_str(black_box(&text))).unwrap());
     });
     group.finish();
 
