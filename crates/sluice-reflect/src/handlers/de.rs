@@ -12,6 +12,7 @@ use sluice_core::{Span, Token, Writer};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
+use super::rule_list::{Ranked, RuleList};
 use super::{EntrySet, KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::{PropertyWriter, Reflect, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
 
@@ -104,6 +105,15 @@ struct Rule {
     action: ReadAction,
 }
 
+impl Ranked for Rule {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn priority(&self) -> i32 {
+        self.priority
+    }
+}
+
 /// A deserialization handler table.
 ///
 /// For each value, the table looks at the type of the place the value goes to (and the kind
@@ -150,7 +160,7 @@ struct Rule {
 /// ```
 #[derive(Clone)]
 pub struct Deserializer {
-    rules: Vec<Rule>,
+    rules: RuleList<Rule>,
     by_uuid: HashMap<Uuid, ReadAction>,
     by_kind: [Option<ReadAction>; KindKey::COUNT],
     skip_dollar_fields: bool,
@@ -179,7 +189,7 @@ impl Deserializer {
     #[must_use]
     pub fn new() -> Deserializer {
         Deserializer {
-            rules: Vec::new(),
+            rules: RuleList::new(),
             by_uuid: HashMap::new(),
             by_kind: Default::default(),
             skip_dollar_fields: false,
@@ -216,20 +226,14 @@ impl Deserializer {
         entries: EntrySet,
         action: ReadAction,
     ) -> &mut Deserializer {
-        let at = self
-            .rules
-            .iter()
-            .position(|rule| rule.priority < priority)
-            .unwrap_or(self.rules.len());
         self.plain_roots.clear();
-        let rule = Rule {
+        self.rules.insert(Rule {
             name: name.into(),
             priority,
             applies,
             entries,
             action,
-        };
-        self.rules.insert(at, rule);
+        });
         self
     }
 
@@ -241,10 +245,7 @@ impl Deserializer {
         entries: EntrySet,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Deserializer {
-        let priority = self
-            .rules
-            .first()
-            .map_or(0, |r| r.priority.saturating_add(1));
+        let priority = self.rules.priority_before_all();
         self.add_at(priority, name, applies, entries, handler)
     }
 
@@ -256,19 +257,14 @@ impl Deserializer {
         entries: EntrySet,
         handler: impl Fn(&mut ReadContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Deserializer {
-        let priority = self
-            .rules
-            .last()
-            .map_or(0, |r| r.priority.saturating_sub(1));
+        let priority = self.rules.priority_after_all();
         self.add_at(priority, name, applies, entries, handler)
     }
 
     /// Removes the rules named `name`; whether there was one.
     pub fn remove(&mut self, name: &str) -> bool {
         self.plain_roots.clear();
-        let before = self.rules.len();
-        self.rules.retain(|rule| rule.name != name);
-        self.rules.len() != before
+        self.rules.remove(name)
     }
 
     /// Replaces the handler of the rules named `name`, keeping their predicates, token kinds
@@ -281,7 +277,7 @@ impl Deserializer {
         self.plain_roots.clear();
         let handler: ReadHandler = Arc::new(handler);
         let mut found = false;
-        for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
+        for rule in self.rules.named_mut(name) {
             rule.action = ReadAction::Custom(Arc::clone(&handler));
             found = true;
         }
@@ -291,16 +287,13 @@ impl Deserializer {
     /// The rule names with their priorities, in the order they are tried.
     #[must_use]
     pub fn rules(&self) -> Vec<(&str, i32)> {
-        self.rules
-            .iter()
-            .map(|rule| (rule.name.as_ref(), rule.priority))
-            .collect()
+        self.rules.ranked()
     }
 
     /// The rule names, in the order they are tried.
     #[must_use]
     pub fn rule_names(&self) -> Vec<&str> {
-        self.rules.iter().map(|rule| rule.name.as_ref()).collect()
+        self.rules.names()
     }
 
     /// Sets the action for the type with this uuid (tried after the rules).

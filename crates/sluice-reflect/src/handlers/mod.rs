@@ -35,6 +35,7 @@ mod geometry;
 mod marks;
 pub mod option_writers;
 pub mod options;
+mod rule_list;
 mod ser;
 mod trait_object;
 

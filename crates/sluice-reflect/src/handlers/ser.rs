@@ -8,6 +8,7 @@ use sluice_core::{Error, Path, Result, Writer, pipe, pipe_value};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
+use super::rule_list::{Ranked, RuleList};
 use super::{KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
 use crate::info::{StructStyle, VariantStyle};
 use crate::{PropertyReader, Reflect, ReflectRef, ScalarRef, TypeInfo, TypeRegistry, codes};
@@ -41,6 +42,15 @@ struct Rule {
     action: WriteAction,
 }
 
+impl Ranked for Rule {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn priority(&self) -> i32 {
+        self.priority
+    }
+}
+
 /// A serialization handler table (see the [module docs](super) for the lookup order).
 ///
 /// ```
@@ -67,7 +77,7 @@ struct Rule {
 /// ```
 #[derive(Clone)]
 pub struct Serializer {
-    rules: Vec<Rule>,
+    rules: RuleList<Rule>,
     by_uuid: std::collections::HashMap<Uuid, WriteAction>,
     by_kind: [Option<WriteAction>; KindKey::COUNT],
     plain_roots: PlainRoots,
@@ -93,7 +103,7 @@ impl Serializer {
     #[must_use]
     pub fn new() -> Serializer {
         Serializer {
-            rules: Vec::new(),
+            rules: RuleList::new(),
             by_uuid: std::collections::HashMap::new(),
             by_kind: Default::default(),
             plain_roots: PlainRoots::default(),
@@ -125,20 +135,12 @@ impl Serializer {
         action: WriteAction,
     ) -> &mut Serializer {
         self.plain_roots.clear();
-        let at = self
-            .rules
-            .iter()
-            .position(|rule| rule.priority < priority)
-            .unwrap_or(self.rules.len());
-        self.rules.insert(
-            at,
-            Rule {
-                name,
-                priority,
-                applies,
-                action,
-            },
-        );
+        self.rules.insert(Rule {
+            name,
+            priority,
+            applies,
+            action,
+        });
         self
     }
 
@@ -149,10 +151,7 @@ impl Serializer {
         applies: impl Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync + 'static,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Serializer {
-        let priority = self
-            .rules
-            .first()
-            .map_or(0, |r| r.priority.saturating_add(1));
+        let priority = self.rules.priority_before_all();
         self.add_at(priority, name, applies, handler)
     }
 
@@ -163,19 +162,14 @@ impl Serializer {
         applies: impl Fn(&'static TypeInfo, &TypeRegistry) -> bool + Send + Sync + 'static,
         handler: impl Fn(&mut WriteContext<'_, '_>) -> Result<()> + Send + Sync + 'static,
     ) -> &mut Serializer {
-        let priority = self
-            .rules
-            .last()
-            .map_or(0, |r| r.priority.saturating_sub(1));
+        let priority = self.rules.priority_after_all();
         self.add_at(priority, name, applies, handler)
     }
 
     /// Removes the rules named `name`; whether one was there.
     pub fn remove(&mut self, name: &str) -> bool {
         self.plain_roots.clear();
-        let before = self.rules.len();
-        self.rules.retain(|rule| rule.name != name);
-        self.rules.len() != before
+        self.rules.remove(name)
     }
 
     /// Replaces the handler of the rules named `name`; whether one was there.
@@ -187,7 +181,7 @@ impl Serializer {
         self.plain_roots.clear();
         let handler: WriteHandler = Arc::new(handler);
         let mut found = false;
-        for rule in self.rules.iter_mut().filter(|rule| rule.name == name) {
+        for rule in self.rules.named_mut(name) {
             rule.action = WriteAction::Custom(Arc::clone(&handler));
             found = true;
         }
@@ -197,16 +191,13 @@ impl Serializer {
     /// The rule names, in the order they are tried.
     #[must_use]
     pub fn rule_names(&self) -> Vec<&str> {
-        self.rules.iter().map(|rule| rule.name.as_ref()).collect()
+        self.rules.names()
     }
 
     /// The rule names with their priorities, in the order they are tried.
     #[must_use]
     pub fn rules(&self) -> Vec<(&str, i32)> {
-        self.rules
-            .iter()
-            .map(|rule| (rule.name.as_ref(), rule.priority))
-            .collect()
+        self.rules.ranked()
     }
 
     /// Sets the handler for the type with this uuid.
