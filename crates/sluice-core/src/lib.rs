@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod adapters;
+pub mod base64;
 mod entry;
 pub mod error;
 mod number;

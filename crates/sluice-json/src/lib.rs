@@ -20,7 +20,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod base64;
 pub mod codes;
 pub mod fuzzing;
 mod input;

@@ -11,7 +11,9 @@ use std::io;
 use lexical_core::FormattedSize;
 use sluice_core::{Error, Ext, Number, Result, Writer, codes as core_codes};
 
-use crate::{base64, codes, scan};
+use sluice_core::base64;
+
+use crate::{codes, scan};
 
 /// How `NaN` and the infinities are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -35,15 +35,16 @@ use sluice_core::{
     Writer, pipe_value,
 };
 
+use super::geometry;
 use super::{
     Deserializer, EntrySet, KindKey, Lookahead, Mark, ReadAction, ReadContext, Serializer,
     TypePredicate, WriteAction, WriteContext,
 };
-use super::{base64, geometry};
 use crate::info::VariantStyle;
 use crate::{
     PropertyWriter, ReflectMut, ReflectRef, ScalarKind, TypeInfo, TypeKind, TypeRegistry, codes,
 };
+use sluice_core::base64;
 
 /// Rule name: trait objects chosen by `"$type"`.
 pub const POLYMORPHIC: &str = "polymorphic";

@@ -27,7 +27,6 @@
 //! The built-in sets are in [`builtin`]: [`builtin::json`], [`builtin::msgpack`],
 //! [`builtin::pipe`] and their relaxed / strict variants.
 
-mod base64;
 pub mod builtin;
 mod de;
 mod entry_set;
