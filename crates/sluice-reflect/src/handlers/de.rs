@@ -406,18 +406,7 @@ fn copy_plain<R: Reader + ?Sized, const ONE_VALUE: bool>(
                 return writer.finish();
             }
             Entry::Name => {
-                let name = reader.read_name()?;
-                match writer.write_name(name) {
-                    Ok(()) => {}
-                    Err(error)
-                        if skip_dollar
-                            && error.code() == codes::UNKNOWN_FIELD
-                            && name.starts_with('$') =>
-                    {
-                        reader.skip()?;
-                    }
-                    Err(error) => return Err(error.or_span(reader.span())),
-                }
+                write_name_or_skip_dollar(reader, writer, skip_dollar)?;
                 continue;
             }
             _ if entry.is_container_end() => {
@@ -740,18 +729,8 @@ impl<'t> ReadSession<'t> {
                     return writer.finish().map_err(|e| self.writer_error(e));
                 }
                 Entry::Name => {
-                    let name = reader.read_name()?;
-                    match writer.write_name(name) {
-                        Ok(()) => {}
-                        Err(error)
-                            if skip_dollar
-                                && error.code() == codes::UNKNOWN_FIELD
-                                && name.starts_with('$') =>
-                        {
-                            reader.skip()?;
-                        }
-                        Err(error) => return Err(self.writer_error(error.or_span(reader.span()))),
-                    }
+                    write_name_or_skip_dollar(reader, writer, skip_dollar)
+                        .map_err(|e| self.writer_error(e))?;
                     continue;
                 }
                 _ if entry.is_container_end() => {
@@ -885,5 +864,25 @@ impl<'t> ReadSession<'t> {
             Ok(error) => error.or_span(span),
             Err(error) => self.writer_error(error.or_span(span)),
         }
+    }
+}
+
+/// Reads a field name and hands it to `writer`; with `skip_dollar`, a `$` name the struct does
+/// not know is skipped together with its value instead of failing.
+#[inline(always)]
+fn write_name_or_skip_dollar<R: Reader + ?Sized>(
+    reader: &mut R,
+    writer: &mut PropertyWriter<'_>,
+    skip_dollar: bool,
+) -> Result<()> {
+    let name = reader.read_name()?;
+    match writer.write_name(name) {
+        Ok(()) => Ok(()),
+        Err(error)
+            if skip_dollar && error.code() == codes::UNKNOWN_FIELD && name.starts_with('$') =>
+        {
+            reader.skip()
+        }
+        Err(error) => Err(error.or_span(reader.span())),
     }
 }
