@@ -6,8 +6,14 @@
 //! valgrind --tool=callgrind target/release/deps/reflect_profile-<hash> canada from 3
 //! ```
 //!
-//! Operations: `from` / `to` (sluice through reflection), `serde_from` / `serde_to`
-//! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`). The value
+//! Typed operations: `from` / `to` (sluice through reflection), `serde_from` / `serde_to`
+//! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
+//! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
+//! `json` bench reads), `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
+//! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
+//! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
+//! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
+//! `msgpack_read` (every token of the MessagePack encoding). The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
 
@@ -20,10 +26,77 @@ use sluice_benches::corpus;
 mod shapes;
 use shapes::{canada, citm, twitter};
 
+/// Untyped operations; `Ok(false)` when `operation` is not one of them.
+fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String> {
+    use sluice_core::Token;
+    use sluice_json::{JsonReader, JsonWriter, WriterOptions};
+    use sluice_msgpack::{MsgPackReader, MsgPackWriter};
+    let bytes = text.as_bytes();
+    let tokens = Token::read_all(&mut JsonReader::from_slice(bytes)).map_err(|e| e.render())?;
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    let packed = rmp_serde::to_vec(&value).map_err(|e| e.to_string())?;
+    // As the msgpack bench writes: the tokens read from the encoding, lengths known.
+    let packed_tokens =
+        Token::read_all(&mut MsgPackReader::from_slice(&packed)).map_err(|e| e.render())?;
+    let write_json = |options: WriterOptions| -> Result<usize, String> {
+        let mut writer = JsonWriter::new(Vec::with_capacity(bytes.len()), options);
+        Token::write_all(black_box(&tokens), &mut writer).map_err(|e| e.render())?;
+        Ok(writer.into_inner().map_err(|e| e.render())?.len())
+    };
+    for _ in 0..times {
+        match operation {
+            "scan" => drop(black_box(
+                sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)))
+                    .map_err(|e| e.render())?,
+            )),
+            "scan_io" => drop(black_box(
+                sluice_benches::scan(&mut JsonReader::from_read(black_box(bytes)))
+                    .map_err(|e| e.render())?,
+            )),
+            "serde_ignored" => drop(black_box(
+                serde_json::from_slice::<serde::de::IgnoredAny>(black_box(bytes))
+                    .map_err(|e| e.to_string())?,
+            )),
+            "write_condensed" => drop(black_box(write_json(WriterOptions::condensed())?)),
+            "write_pretty" => drop(black_box(write_json(WriterOptions::pretty())?)),
+            "serde_write" => {
+                let mut out = Vec::with_capacity(bytes.len());
+                serde_json::to_writer(&mut out, black_box(&value)).map_err(|e| e.to_string())?;
+                drop(black_box(out));
+            }
+            "serde_write_pretty" => {
+                let mut out = Vec::with_capacity(bytes.len());
+                serde_json::to_writer_pretty(&mut out, black_box(&value))
+                    .map_err(|e| e.to_string())?;
+                drop(black_box(out));
+            }
+            "msgpack_write" => {
+                let mut writer = MsgPackWriter::new(Vec::with_capacity(packed.len()));
+                Token::write_all(black_box(&packed_tokens), &mut writer).map_err(|e| e.render())?;
+                drop(black_box(writer.into_inner().map_err(|e| e.render())?));
+            }
+            "rmp_write" => {
+                let mut out = Vec::with_capacity(packed.len());
+                rmp_serde::encode::write(&mut out, black_box(&value)).map_err(|e| e.to_string())?;
+                drop(black_box(out));
+            }
+            "msgpack_read" => drop(black_box(
+                Token::read_all(&mut MsgPackReader::from_slice(black_box(&packed)))
+                    .map_err(|e| e.render())?,
+            )),
+            _ => return Ok(false),
+        }
+    }
+    Ok(true)
+}
+
 fn run<T>(text: &str, operation: &str, times: usize) -> Result<(), String>
 where
     T: sluice::Typed + serde::Serialize + serde::de::DeserializeOwned,
 {
+    if run_untyped(text, operation, times)? {
+        return Ok(());
+    }
     let value: T = sluice::json::from_str(text).map_err(|e| e.render())?;
     for _ in 0..times {
         match operation {
