@@ -33,6 +33,7 @@
 // The derive macro refers to this crate as `::sluice_reflect`; inside it, that is `crate`.
 extern crate self as sluice_reflect;
 
+mod emit;
 pub mod evolve;
 mod flags;
 pub mod handlers;

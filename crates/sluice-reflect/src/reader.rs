@@ -322,8 +322,7 @@ impl<'a> PropertyReader<'a> {
 
     /// The next token once the current one is consumed.
     ///
-    /// Tokens that open nothing are stored right away; a child value is opened after the
-    /// frame's borrow ends, so no intermediate step value is built and moved.
+    /// A child value is opened after the frame's borrow ends (`next_in` only says which).
     #[inline]
     fn advance(&mut self) {
         self.tokens += 1;
@@ -331,55 +330,10 @@ impl<'a> PropertyReader<'a> {
             self.next = Next::Ended;
             return;
         };
-        let child = match frame {
-            Frame::Fields {
-                source,
-                infos,
-                index,
-                name_done,
-                end,
-            } => {
-                let Some(info) = infos.get(*index) else {
-                    self.next = Next::End(*end);
-                    return;
-                };
-                if !*name_done {
-                    *name_done = true;
-                    self.next = Next::Name(info.name);
-                    return;
-                }
-                *name_done = false;
-                let field = source.get(*index);
-                *index += 1;
-                field
-            }
-            Frame::Seq {
-                items,
-                index,
-                len,
-                end,
-            } => {
-                if *index >= *len {
-                    self.next = Next::End(*end);
-                    return;
-                }
-                let item = items.get(*index);
-                *index += 1;
-                item
-            }
-            _ => {
-                let step = next_in(frame);
-                self.next = match step {
-                    Step::Ready(next) => next,
-                    Step::Open(value) => open(value, &mut self.stack),
-                    Step::Push(entry, len, frame) => begin(&mut self.stack, entry, "", len, frame),
-                };
-                return;
-            }
-        };
-        self.next = match child {
-            Some(value) => open(value, &mut self.stack),
-            None => Next::Null,
+        self.next = match next_in(frame) {
+            Step::Ready(next) => next,
+            Step::Open(value) => open(value, &mut self.stack),
+            Step::Push(entry, len, frame) => begin(&mut self.stack, entry, "", len, frame),
         };
     }
 
@@ -432,6 +386,9 @@ enum Step<'a> {
     Push(Entry, Option<usize>, Frame<'a>),
 }
 
+/// The step after the current token of the top frame (struct fields and sequence elements,
+/// the common frames, first).
+#[inline(always)]
 fn next_in<'a>(frame: &mut Frame<'a>) -> Step<'a> {
     match frame {
         Frame::Fields {

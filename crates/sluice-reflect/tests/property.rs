@@ -368,3 +368,164 @@ fn large_collections_copy() {
     let map: HashMap<u32, u32> = (0..100_000).map(|i| (i, i * 2)).collect();
     assert_eq!(copy(&map), map);
 }
+
+// ---- a plain serializer writes what a pipe from a property reader writes ----
+
+/// The token dump of `value` through a bare pipe from a property reader, and through the
+/// plain serializer table (which writes the value straight, without a reader).
+fn dumps(value: &dyn Reflect) -> (String, String) {
+    let mut piped = sluice_core::DumpWriter::new(Vec::new());
+    pipe(&mut PropertyReader::new(value), &mut piped).expect("pipe");
+    let mut written = sluice_core::DumpWriter::new(Vec::new());
+    sluice_reflect::handlers::builtin::pipe_serializer()
+        .serialize(value, &mut written, &sluice_reflect::TypeRegistry::new())
+        .expect("serialize");
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("dump is text");
+    (text(piped.into_inner()), text(written.into_inner()))
+}
+
+#[test]
+fn the_plain_serializer_writes_the_property_reader_tokens() {
+    let (piped, written) = dumps(&everything());
+    assert!(piped.lines().count() > 100, "{piped}");
+    assert_eq!(written, piped);
+    for value in [
+        &() as &dyn Reflect,
+        &Unit,
+        &Meters(1.0),
+        &Shape::Rect { w: 1, h: 2 },
+        &Some(Some(3u8)),
+        &Option::<u8>::None,
+        &'x',
+    ] {
+        let (piped, written) = dumps(value);
+        assert_eq!(written, piped);
+    }
+}
+
+/// A list nested `depth` times around a string.
+#[derive(Reflect, Debug, Clone, PartialEq)]
+struct Nest {
+    inner: Vec<Nest>,
+    label: String,
+}
+
+fn nest(depth: usize) -> Nest {
+    let mut value = Nest {
+        inner: Vec::new(),
+        label: "bottom".into(),
+    };
+    for level in 0..depth {
+        value = Nest {
+            inner: vec![value],
+            label: level.to_string(),
+        };
+    }
+    value
+}
+
+#[test]
+fn the_plain_serializer_writes_deep_values_like_the_property_reader() {
+    // 300 structs in 300 lists: deeper than the serializer recurses, so the bottom goes
+    // through a property reader.
+    let value = nest(300);
+    let (piped, written) = dumps(&value);
+    assert!(piped.lines().count() > 1200);
+    assert_eq!(written, piped);
+}
+
+/// A writer that fails on the `fail_at`-th token, with a span hint for a whole container on
+/// container ends, to compare the spans the serializer and a pipe give.
+struct FailAt {
+    tokens: usize,
+    fail_at: usize,
+}
+
+impl FailAt {
+    fn step(&mut self, end: bool) -> sluice_core::Result<()> {
+        self.tokens += 1;
+        if self.tokens - 1 != self.fail_at {
+            return Ok(());
+        }
+        let error = sluice_core::Error::custom("fail here");
+        Err(if end {
+            error.with_span_hint(sluice_core::SpanHint::EnclosingContainer)
+        } else {
+            error
+        })
+    }
+}
+
+impl sluice_core::Writer for FailAt {
+    fn write_null(&mut self) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_bool(&mut self, _: bool) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_str(&mut self, _: &str) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_name(&mut self, _: &str) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_number(&mut self, _: sluice_core::Number<'_>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_blob(&mut self, _: &[u8]) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_map_root(&mut self, _: Option<usize>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_map_end(&mut self) -> sluice_core::Result<()> {
+        self.step(true)
+    }
+    fn write_array_root(&mut self, _: Option<usize>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_array_end(&mut self) -> sluice_core::Result<()> {
+        self.step(true)
+    }
+    fn write_set_root(&mut self, _: Option<usize>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_set_end(&mut self) -> sluice_core::Result<()> {
+        self.step(true)
+    }
+    fn write_struct_root(&mut self, _: &str, _: Option<usize>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_struct_end(&mut self) -> sluice_core::Result<()> {
+        self.step(true)
+    }
+    fn write_option_root(&mut self) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+    fn write_option_end(&mut self) -> sluice_core::Result<()> {
+        self.step(true)
+    }
+    fn write_enum(&mut self, _: sluice_core::EnumToken<'_>) -> sluice_core::Result<()> {
+        self.step(false)
+    }
+}
+
+#[test]
+fn writer_errors_get_the_same_spans_as_through_a_pipe() {
+    let shallow = everything();
+    let deep = nest(140);
+    for value in [&shallow as &dyn Reflect, &deep] {
+        let tokens = Token::read_all(&mut PropertyReader::new(value))
+            .expect("tokens")
+            .len();
+        for fail_at in (0..tokens).step_by(7).chain([tokens - 1]) {
+            let mut piped = FailAt { tokens: 0, fail_at };
+            let expected = pipe(&mut PropertyReader::new(value), &mut piped).unwrap_err();
+            let mut written = FailAt { tokens: 0, fail_at };
+            let found = sluice_reflect::handlers::builtin::pipe_serializer()
+                .serialize(value, &mut written, &sluice_reflect::TypeRegistry::new())
+                .unwrap_err();
+            assert_eq!(found.span(), expected.span(), "token {fail_at}");
+        }
+    }
+}

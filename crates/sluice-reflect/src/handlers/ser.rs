@@ -4,12 +4,13 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use sluice_core::{Error, Path, Result, Writer, pipe, pipe_value};
+use sluice_core::{Error, Path, Result, Writer};
 use smallvec::SmallVec;
 use uuid::Uuid;
 
 use super::rule_list::{Ranked, RuleList};
 use super::{KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
+use crate::emit;
 use crate::info::{StructStyle, VariantStyle};
 use crate::{PropertyReader, Reflect, ReflectRef, ScalarRef, TypeInfo, TypeRegistry, codes};
 
@@ -245,8 +246,10 @@ impl Serializer {
             }
         };
         if plain {
-            // Nothing in the table applies anywhere in this type: a bare pipe.
-            return pipe(&mut PropertyReader::new(value), writer);
+            // Nothing in the table applies anywhere in this type: the value's plain shape,
+            // written straight (what a bare pipe from a property reader would write).
+            emit::write_value(value, writer)?;
+            return writer.finish();
         }
         session.value_in(writer, value)?;
         writer.finish()
@@ -499,7 +502,7 @@ impl<'t> WriteSession<'t> {
     ) -> Result<()> {
         let info = value.type_info();
         if self.plain_subtree(info) {
-            return pipe_value(&mut PropertyReader::new(value), writer).map_err(|e| self.locate(e));
+            return emit::write_value(value, writer).map_err(|e| self.locate(e));
         }
         match self.action(info) {
             Some(WriteAction::Plain) => self.plain_in(writer, value),
@@ -550,7 +553,7 @@ impl<'t> WriteSession<'t> {
         value: &dyn Reflect,
     ) -> Result<()> {
         match value.reflect_ref() {
-            ReflectRef::Scalar(_) => pipe_value(&mut PropertyReader::new(value), writer),
+            ReflectRef::Scalar(_) => emit::write_value(value, writer),
             ReflectRef::Struct(s) => {
                 let info = s.struct_info();
                 let Some(struct_info) = info.as_struct() else {
@@ -639,7 +642,7 @@ impl<'t> WriteSession<'t> {
                     .and_then(|enum_info| enum_info.variants.get(e.variant_index()));
                 let Some(variant) = variant.filter(|v| v.style != VariantStyle::Unit) else {
                     // Unit variants and flags: one enum token.
-                    return pipe_value(&mut PropertyReader::new(value), writer);
+                    return emit::write_value(value, writer);
                 };
                 writer.write_map_root(Some(1))?;
                 writer.write_name(variant.name)?;

@@ -1,0 +1,319 @@
+//! Writing a reflected value straight into a [`Writer`], in the token shapes of
+//! [`PropertyReader`].
+//!
+//! `pipe(&mut PropertyReader::new(value), writer)` pays, per token, for the reader's state
+//! machine (computing the next token ahead, a frame stack) and for the pipe's dispatch on the
+//! peeked entry. Walking the value recursively and calling the writer directly gives the same
+//! tokens, with the same spans on writer errors (the index of the token, as
+//! [`PropertyReader::span`](sluice_core::Reader::span) gives them), at a fraction of the cost.
+//! Values nested deeper than [`MAX_DEPTH`] go on through a [`PropertyReader`], whose stack is
+//! on the heap, so a deep value cannot overflow the call stack.
+
+use sluice_core::pipe::copy_token;
+use sluice_core::{Entry, EnumToken, Number, Reader, Result, Span, SpanHint, Writer};
+
+use crate::info::{FieldInfo, StructStyle, VariantStyle};
+use crate::{Enum, PropertyReader, Reflect, ReflectRef, ScalarRef, Struct};
+
+/// The nesting depth up to which the emitter recurses.
+const MAX_DEPTH: usize = 128;
+
+/// Writes `value` into `writer` as `pipe_value(&mut PropertyReader::new(value), writer)`
+/// would, without finishing the writer.
+///
+/// # Errors
+/// The first writer error, with the span of the token (its index in the token stream).
+pub(crate) fn write_value<W: Writer + ?Sized>(value: &dyn Reflect, writer: &mut W) -> Result<()> {
+    Emitter { writer, tokens: 0 }.value(value, 0)
+}
+
+struct Emitter<'w, W: Writer + ?Sized> {
+    writer: &'w mut W,
+    /// The number of tokens written so far (the index of the next one).
+    tokens: usize,
+}
+
+impl<W: Writer + ?Sized> Emitter<'_, W> {
+    /// Counts one token and gives a writer error its span.
+    #[inline]
+    fn token(&mut self, written: Result<()>) -> Result<()> {
+        let index = self.tokens;
+        self.tokens += 1;
+        written.map_err(|error| error.or_span(Span::new(index, index + 1)))
+    }
+
+    /// A container end; an error about the whole container spans it from its start token.
+    #[inline]
+    fn end(&mut self, written: Result<()>, start: usize) -> Result<()> {
+        let index = self.tokens;
+        self.tokens += 1;
+        written.map_err(|error| match error.span_hint() {
+            SpanHint::EnclosingContainer => error.with_span(Span::new(start, index + 1)),
+            _ => error.or_span(Span::new(index, index + 1)),
+        })
+    }
+
+    fn null(&mut self) -> Result<()> {
+        let written = self.writer.write_null();
+        self.token(written)
+    }
+
+    fn value_or_null(&mut self, value: Option<&dyn Reflect>, depth: usize) -> Result<()> {
+        match value {
+            Some(value) => self.value(value, depth),
+            None => self.null(),
+        }
+    }
+
+    fn value(&mut self, value: &dyn Reflect, depth: usize) -> Result<()> {
+        if depth >= MAX_DEPTH {
+            return self.deep(value);
+        }
+        match value.reflect_ref() {
+            ReflectRef::Scalar(scalar) => self.scalar(scalar),
+            ReflectRef::Struct(s) => self.structure(s, depth),
+            // `()` is "nothing": null, as the property reader gives it.
+            ReflectRef::Tuple(t) if t.is_empty() => self.null(),
+            ReflectRef::Tuple(t) => {
+                let len = t.len();
+                let start = self.tokens;
+                let written = self.writer.write_array_root(Some(len));
+                self.token(written)?;
+                for index in 0..len {
+                    self.value_or_null(t.get(index), depth + 1)?;
+                }
+                let written = self.writer.write_array_end();
+                self.end(written, start)
+            }
+            ReflectRef::List(l) => {
+                let len = l.len();
+                let start = self.tokens;
+                let written = self.writer.write_array_root(Some(len));
+                self.token(written)?;
+                for index in 0..len {
+                    self.value_or_null(l.get(index), depth + 1)?;
+                }
+                let written = self.writer.write_array_end();
+                self.end(written, start)
+            }
+            ReflectRef::Map(m) => {
+                let start = self.tokens;
+                let written = self.writer.write_map_root(Some(m.len()));
+                self.token(written)?;
+                for (key, item) in m.iter() {
+                    match key.reflect_ref() {
+                        ReflectRef::Scalar(ScalarRef::Str(name)) => {
+                            let written = self.writer.write_name(name);
+                            self.token(written)?;
+                        }
+                        _ => self.value(key, depth + 1)?,
+                    }
+                    self.value(item, depth + 1)?;
+                }
+                let written = self.writer.write_map_end();
+                self.end(written, start)
+            }
+            ReflectRef::Set(s) => {
+                let start = self.tokens;
+                let written = self.writer.write_set_root(Some(s.len()));
+                self.token(written)?;
+                for item in s.iter() {
+                    self.value(item, depth + 1)?;
+                }
+                let written = self.writer.write_set_end();
+                self.end(written, start)
+            }
+            ReflectRef::Option(o) => {
+                let start = self.tokens;
+                let written = self.writer.write_option_root();
+                self.token(written)?;
+                self.value_or_null(o.get(), depth + 1)?;
+                let written = self.writer.write_option_end();
+                self.end(written, start)
+            }
+            ReflectRef::Enum(e) => self.enumeration(e, depth),
+        }
+    }
+
+    fn scalar(&mut self, scalar: ScalarRef<'_>) -> Result<()> {
+        let number = match scalar {
+            ScalarRef::Bool(value) => {
+                let written = self.writer.write_bool(value);
+                return self.token(written);
+            }
+            ScalarRef::Str(text) => {
+                let written = self.writer.write_str(text);
+                return self.token(written);
+            }
+            ScalarRef::Char(c) => {
+                let mut buffer = [0; 4];
+                let written = self.writer.write_str(c.encode_utf8(&mut buffer));
+                return self.token(written);
+            }
+            ScalarRef::Uuid(id) => {
+                let mut buffer = [0; 36];
+                let written = self
+                    .writer
+                    .write_str(id.hyphenated().encode_lower(&mut buffer));
+                return self.token(written);
+            }
+            ScalarRef::I8(v) => Number::I64(v.into()),
+            ScalarRef::I16(v) => Number::I64(v.into()),
+            ScalarRef::I32(v) => Number::I64(v.into()),
+            ScalarRef::I64(v) => Number::I64(v),
+            ScalarRef::I128(v) => Number::I128(v),
+            ScalarRef::U8(v) => Number::U64(v.into()),
+            ScalarRef::U16(v) => Number::U64(v.into()),
+            ScalarRef::U32(v) => Number::U64(v.into()),
+            ScalarRef::U64(v) => Number::U64(v),
+            ScalarRef::U128(v) => Number::U128(v),
+            ScalarRef::F32(v) => Number::F32(v),
+            ScalarRef::F64(v) => Number::F64(v),
+        };
+        let written = self.writer.write_number(number);
+        self.token(written)
+    }
+
+    fn structure(&mut self, s: &dyn Struct, depth: usize) -> Result<()> {
+        let info = s.struct_info();
+        let Some(struct_info) = info.as_struct() else {
+            return self.null();
+        };
+        let fields = struct_info.fields;
+        match struct_info.style {
+            StructStyle::Unit => self.null(),
+            // A one-field tuple struct is its field.
+            StructStyle::Tuple if fields.len() == 1 => self.value_or_null(s.field(0), depth),
+            StructStyle::Tuple => {
+                let start = self.tokens;
+                let written = self.writer.write_array_root(Some(fields.len()));
+                self.token(written)?;
+                for index in 0..fields.len() {
+                    self.value_or_null(s.field(index), depth + 1)?;
+                }
+                let written = self.writer.write_array_end();
+                self.end(written, start)
+            }
+            StructStyle::Named => {
+                let start = self.tokens;
+                let written = self
+                    .writer
+                    .write_struct_root(info.name(), Some(fields.len()));
+                self.token(written)?;
+                self.named_fields(fields, |index| s.field(index), depth)?;
+                let written = self.writer.write_struct_end();
+                self.end(written, start)
+            }
+        }
+    }
+
+    /// `Name` / value pairs of a struct or a struct-like variant.
+    fn named_fields<'v>(
+        &mut self,
+        fields: &'static [FieldInfo],
+        field: impl Fn(usize) -> Option<&'v dyn Reflect>,
+        depth: usize,
+    ) -> Result<()> {
+        for (index, info) in fields.iter().enumerate() {
+            let written = self.writer.write_name(info.name);
+            self.token(written)?;
+            self.value_or_null(field(index), depth + 1)?;
+        }
+        Ok(())
+    }
+
+    fn enumeration(&mut self, e: &dyn Enum, depth: usize) -> Result<()> {
+        let info = e.enum_info();
+        let Some(enum_info) = info.as_enum() else {
+            return self.null();
+        };
+        if let Some(bits) = e.bits() {
+            let variant = enum_info
+                .variant_by_discriminant(bits)
+                .map_or("", |i| enum_info.variants[i].name);
+            let written = self.writer.write_enum(EnumToken {
+                type_name: info.name(),
+                variant,
+                value: bits,
+                flags: true,
+            });
+            return self.token(written);
+        }
+        let Some(variant) = enum_info.variants.get(e.variant_index()) else {
+            return self.null();
+        };
+        if variant.style == VariantStyle::Unit {
+            let written = self.writer.write_enum(EnumToken {
+                type_name: info.name(),
+                variant: variant.name,
+                value: variant.discriminant,
+                flags: false,
+            });
+            return self.token(written);
+        }
+        // Externally tagged: `{"Variant": payload}`.
+        let start = self.tokens;
+        let written = self.writer.write_map_root(Some(1));
+        self.token(written)?;
+        let written = self.writer.write_name(variant.name);
+        self.token(written)?;
+        let fields = variant.fields;
+        match variant.style {
+            VariantStyle::Newtype => self.value_or_null(e.field(0), depth + 1)?,
+            VariantStyle::Tuple => {
+                let inner = self.tokens;
+                let written = self.writer.write_array_root(Some(fields.len()));
+                self.token(written)?;
+                for index in 0..fields.len() {
+                    self.value_or_null(e.field(index), depth + 2)?;
+                }
+                let written = self.writer.write_array_end();
+                self.end(written, inner)?;
+            }
+            VariantStyle::Struct | VariantStyle::Unit => {
+                let inner = self.tokens;
+                let written = self.writer.write_map_root(Some(fields.len()));
+                self.token(written)?;
+                self.named_fields(fields, |index| e.field(index), depth + 1)?;
+                let written = self.writer.write_map_end();
+                self.end(written, inner)?;
+            }
+        }
+        let written = self.writer.write_map_end();
+        self.end(written, start)
+    }
+
+    /// A value too deep to recurse into: through a property reader (heap stack). Its tokens
+    /// are numbered on from this one.
+    #[cold]
+    #[inline(never)]
+    fn deep(&mut self, value: &dyn Reflect) -> Result<()> {
+        let mut reader = PropertyReader::new(value);
+        let mut starts: Vec<usize> = Vec::new();
+        loop {
+            let entry = reader.peek()?;
+            if entry == Entry::Ended {
+                return Ok(());
+            }
+            // `copy_token` gives writer errors the sub-reader's span, counted from this
+            // value: number the token in the whole stream instead.
+            let here = Span::new(self.tokens, self.tokens + 1);
+            let written = copy_token(&mut reader, self.writer, entry).map_err(|error| {
+                if error.span() == Some(reader.span()) {
+                    error.with_span(here)
+                } else {
+                    error
+                }
+            });
+            if entry.is_container_end() {
+                let start = starts.pop().unwrap_or(self.tokens);
+                self.end(written, start)?;
+            } else {
+                if entry.is_container_start() {
+                    starts.push(self.tokens);
+                }
+                self.token(written)?;
+            }
+        }
+    }
+}
