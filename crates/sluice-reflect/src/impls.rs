@@ -466,6 +466,9 @@ macro_rules! map_impl {
             fn new_value(&self) -> Box<dyn Reflect> {
                 Box::new(V::reflect_default())
             }
+            fn contains_key(&self, key: &dyn Reflect) -> bool {
+                key.downcast_ref::<K>().is_some_and(|key| $map::contains_key(self, key))
+            }
             fn insert_from(&mut self, key: &mut dyn Reflect, value: &mut dyn Reflect) -> bool {
                 if !key.is::<K>() || !value.is::<V>() {
                     return false;

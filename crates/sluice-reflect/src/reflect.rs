@@ -279,6 +279,13 @@ pub trait Map: 'static {
     fn new_key(&self) -> Box<dyn Reflect>;
     /// A fresh default value (a place to build a value in).
     fn new_value(&self) -> Box<dyn Reflect>;
+    /// Whether the map has an entry for `key` (false for a key of another type). Readers
+    /// that reject duplicate keys ask it once per key; the default answers false, so a map
+    /// that keeps it is not checked.
+    fn contains_key(&self, key: &dyn Reflect) -> bool {
+        let _ = key;
+        false
+    }
     /// Moves `key` and `value` into the map (leaving defaults behind, so the places can be
     /// reused); false when either has the wrong type.
     fn insert_from(&mut self, key: &mut dyn Reflect, value: &mut dyn Reflect) -> bool;

@@ -19,7 +19,8 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use sluice_core::{
-    EnumToken, Error, Number, NumberHint, Path, Result, SpanHint, Writer, codes as core_codes,
+    EnumToken, Error, ErrorCode, Number, NumberHint, Path, Result, SpanHint, Writer,
+    codes as core_codes,
 };
 use smallvec::SmallVec;
 
@@ -134,6 +135,9 @@ struct Frame {
 pub struct PropertyWriter<'a> {
     root: NonNull<dyn Reflect>,
     root_written: bool,
+    /// The code of the error for a struct field or map key given twice; `None`: the last
+    /// one wins.
+    duplicate_keys: Option<ErrorCode>,
     stack: Vec<Frame>,
     marker: PhantomData<&'a mut dyn Reflect>,
 }
@@ -147,12 +151,17 @@ impl std::fmt::Debug for PropertyWriter<'_> {
     }
 }
 
-fn seen_set(seen: &mut SmallVec<[u64; 2]>, index: usize) {
+/// Marks field `index` as given; false when it was given before.
+#[inline]
+fn seen_insert(seen: &mut SmallVec<[u64; 2]>, index: usize) -> bool {
     let word = index / 64;
     if seen.len() <= word {
         seen.resize(word + 1, 0);
     }
-    seen[word] |= 1 << (index % 64);
+    let bit = 1 << (index % 64);
+    let fresh = seen[word] & bit == 0;
+    seen[word] |= bit;
+    fresh
 }
 
 fn seen_has(seen: &SmallVec<[u64; 2]>, index: usize) -> bool {
@@ -267,9 +276,40 @@ impl<'a> PropertyWriter<'a> {
         PropertyWriter {
             root: NonNull::from(target),
             root_written: false,
+            duplicate_keys: None,
             stack: Vec::new(),
             marker: PhantomData,
         }
+    }
+
+    /// Makes a struct field or a map key given twice in one object an error with `code`
+    /// (the span is the second key's), or with `None` lets the last one win (the default).
+    ///
+    /// For readers that do not check keys themselves: a `JsonReader` whose options let the
+    /// last key win checks nothing, which reads faster than having it track every key of every
+    /// object, while a typed target checks only what it must (a bit per struct field; a
+    /// lookup per map key, for maps that answer [`Map::contains_key`]). A field given once by
+    /// its name and once by an alias counts as given twice.
+    ///
+    /// ```
+    /// use sluice_core::{pipe, ErrorCode, Value, ValueReader};
+    /// use sluice_reflect::{PropertyWriter, Reflect};
+    /// #[derive(Reflect, Default)]
+    /// struct Point { x: i32, y: i32 }
+    /// const TWICE: ErrorCode = ErrorCode::new("example", "Twice");
+    /// let input = Value::Map(vec![
+    ///     (Value::from("x"), Value::from(1u64)),
+    ///     (Value::from("x"), Value::from(2u64)),
+    /// ]);
+    /// let mut point = Point::default();
+    /// let mut writer = PropertyWriter::new(&mut point);
+    /// writer.check_duplicate_keys(Some(TWICE));
+    /// let error = pipe(&mut ValueReader::new(&input), &mut writer).unwrap_err();
+    /// assert_eq!(error.code(), TWICE);
+    /// ```
+    pub fn check_duplicate_keys(&mut self, code: Option<ErrorCode>) -> &mut Self {
+        self.duplicate_keys = code;
+        self
     }
 
     /// Whether a whole value has been written.
@@ -491,6 +531,17 @@ impl<'a> PropertyWriter<'a> {
         error
     }
 
+    /// A key given twice in one object.
+    #[cold]
+    #[inline(never)]
+    fn duplicate_key(&self, code: ErrorCode, key: &str) -> Error {
+        // The path already ends with the key (the current field, or the map's key).
+        self.locate(Error::new(
+            code,
+            format!("duplicate key {key:?} in an object"),
+        ))
+    }
+
     #[cold]
     #[inline(never)]
     fn too_many_elements(&self, len: usize) -> Error {
@@ -520,6 +571,14 @@ impl<'a> PropertyWriter<'a> {
                     unsafe { map.as_mut() }.insert_from(key.as_mut(), value.as_mut())
                 } else {
                     *has_key = true;
+                    if let Some(code) = self.duplicate_keys
+                        // SAFETY: as above (read only); the key temporary is complete and no
+                        // frame points into it any more.
+                        && unsafe { map.as_ref() }.contains_key(key.as_ref())
+                    {
+                        let text = key_text(key.as_ref());
+                        return Err(self.duplicate_key(code, &text));
+                    }
                     true
                 }
             }
@@ -1228,7 +1287,12 @@ impl Writer for PropertyWriter<'_> {
                 match found {
                     Some(index) => {
                         *pending = Some(index);
-                        seen_set(seen, index);
+                        if !seen_insert(seen, index)
+                            && let Some(code) = self.duplicate_keys
+                        {
+                            *current = Some(index);
+                            return Err(self.duplicate_key(code, name));
+                        }
                         Ok(())
                     }
                     None => {

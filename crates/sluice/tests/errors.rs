@@ -144,3 +144,84 @@ fn ndjson_records_fail_one_by_one() {
     assert_eq!(error.code(), core_codes::NUMBER_OUT_OF_RANGE);
     assert_eq!(error.span(), Some(span_of(input, "999")));
 }
+
+// ---- duplicate keys: the typed target checks them, the reader need not ----
+
+/// The span of the last occurrence of `needle` in `text`.
+fn last_span_of(text: &str, needle: &str) -> Span {
+    let start = text.rfind(needle).expect("needle in text");
+    Span::new(start, start + needle.len())
+}
+
+#[derive(Reflect, Debug, PartialEq)]
+struct Keyed {
+    names: std::collections::HashMap<String, u8>,
+    ids: std::collections::BTreeMap<u32, String>,
+    vector: Option<[f32; 2]>,
+}
+
+#[test]
+fn a_struct_field_given_twice_is_a_duplicate_key_at_the_second_key() {
+    use sluice::json::codes::DUPLICATE_KEY;
+    let text = r#"{"name": "a", "distance": "Near", "items": [{"id": 1, "label": "x", "id": 2}], "name": "b"}"#;
+    let error = load(text);
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"id\"")));
+    assert_eq!(path(&error), "$.items[0].id");
+    // The whole document: the outer field comes later, after the inner one is fixed.
+    let text = r#"{"name": "a", "distance": "Near", "items": [], "name": "b"}"#;
+    let error = load(text);
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"name\"")));
+    assert_eq!(path(&error), "$.name");
+    // From bytes and from `io::Read` too.
+    let error = sluice::json::from_slice::<Settings>(text.as_bytes()).unwrap_err();
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"name\"")));
+    let error = sluice::json::from_reader::<Settings, _>(text.as_bytes()).unwrap_err();
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"name\"")));
+}
+
+#[test]
+fn a_map_key_given_twice_is_a_duplicate_key_at_the_second_key() {
+    use sluice::json::codes::DUPLICATE_KEY;
+    let text = r#"{"names": {"k": 1, "j": 2, "k": 3}, "ids": {}, "vector": null}"#;
+    let error = sluice::json::from_str::<Keyed>(text).unwrap_err();
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"k\"")));
+    assert_eq!(path(&error), "$.names.k");
+    let text = r#"{"names": {}, "ids": {"7": "a", "07": "b"}, "vector": null}"#;
+    let error = sluice::json::from_str::<Keyed>(text).unwrap_err();
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(span_of(text, "\"07\"")));
+    assert_eq!(path(&error), r#"$.ids["7"]"#);
+    // A vector read from an object by its handler.
+    let text = r#"{"names": {}, "ids": {}, "vector": {"x": 1, "y": 2, "x": 3}}"#;
+    let error = sluice::json::from_str::<Keyed>(text).unwrap_err();
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(last_span_of(text, "\"x\"")));
+}
+
+#[test]
+fn with_last_wins_the_last_key_is_taken() {
+    use sluice::json::{DuplicateKeys, JsonOptions};
+    let options = JsonOptions {
+        duplicate_keys: DuplicateKeys::LastWins,
+        ..JsonOptions::default()
+    };
+    let text = r#"{"names": {"k": 1, "k": 3}, "ids": {"7": "a", "7": "b"}, "vector": {"x": 1, "y": 2, "x": 3}, "names": {"n": 4}}"#;
+    let keyed: Keyed = sluice::json::from_str_with(text, options.clone()).expect("last wins");
+    assert_eq!(
+        keyed.names,
+        std::collections::HashMap::from([("n".to_string(), 4)])
+    );
+    assert_eq!(keyed.ids.get(&7).map(String::as_str), Some("b"));
+    assert_eq!(keyed.vector, Some([3.0, 2.0]));
+    let keyed: Keyed = sluice::json::from_slice_with(
+        br#"{"names": {"k": 1, "k": 3}, "ids": {}, "vector": null}"#,
+        options,
+    )
+    .expect("last wins");
+    assert_eq!(keyed.names.get("k"), Some(&3));
+}

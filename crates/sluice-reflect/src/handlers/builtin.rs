@@ -555,9 +555,28 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
         let start = ctx.reader.span();
         let (mut has_key, mut has_value) = (false, false);
         while ctx.reader.peek()? != Entry::MapEnd {
-            let name = ctx.reader.read_name()?;
+            // The entry keys as static text, so the reader is free again for the span.
+            let name: &str = match ctx.reader.read_name()? {
+                "$key" => "$key",
+                "Key" => "Key",
+                "$value" => "$value",
+                "Value" => "Value",
+                other => {
+                    let message =
+                        format!("unknown key {other:?} in a map entry (expected $key, $value)");
+                    return Err(Error::new(codes::UNKNOWN_FIELD, message)
+                        .with_span(ctx.reader.span())
+                        .with_path(path));
+                }
+            };
+            let name_span = ctx.reader.span();
             match name {
                 "$key" | "Key" => {
+                    if has_key
+                        && let Some(error) = ctx.session.duplicate_key(name, name_span, &path)
+                    {
+                        return Err(error);
+                    }
                     let mut key_path = path.clone();
                     key_path.push_key(name);
                     ctx.session
@@ -565,6 +584,11 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
                     has_key = true;
                 }
                 "$value" | "Value" => {
+                    if has_value
+                        && let Some(error) = ctx.session.duplicate_key(name, name_span, &path)
+                    {
+                        return Err(error);
+                    }
                     let mut value_path = path.clone();
                     value_path.push_key(name);
                     ctx.session

@@ -164,6 +164,7 @@ pub struct Deserializer {
     by_uuid: HashMap<Uuid, ReadAction>,
     by_kind: [Option<ReadAction>; KindKey::COUNT],
     skip_dollar_fields: bool,
+    duplicate_keys: Option<ErrorCode>,
     plain_roots: PlainRoots,
 }
 
@@ -193,6 +194,7 @@ impl Deserializer {
             by_uuid: HashMap::new(),
             by_kind: Default::default(),
             skip_dollar_fields: false,
+            duplicate_keys: None,
             plain_roots: PlainRoots::default(),
         }
     }
@@ -326,6 +328,29 @@ impl Deserializer {
         self
     }
 
+    /// Whether a struct field or map key given twice in one object is an error with `code`
+    /// (see [`PropertyWriter::check_duplicate_keys`]) or, with `None` (the default), the last
+    /// one wins. The built-in handlers that read objects themselves (vectors as `{"x": ..}`,
+    /// `$key` / `$value` map entries) check their keys too. For readers that do not check
+    /// keys themselves.
+    pub fn check_duplicate_keys(&mut self, code: Option<ErrorCode>) -> &mut Deserializer {
+        self.duplicate_keys = code;
+        self
+    }
+
+    /// The code of the duplicate-key error, when keys are checked.
+    #[must_use]
+    pub fn duplicate_keys(&self) -> Option<ErrorCode> {
+        self.duplicate_keys
+    }
+
+    /// A property writer over `target` with the table's settings.
+    fn writer<'w>(&self, target: &'w mut dyn Reflect) -> PropertyWriter<'w> {
+        let mut writer = PropertyWriter::new(target);
+        writer.check_duplicate_keys(self.duplicate_keys);
+        writer
+    }
+
     /// Reads a fresh `T` from `reader`, which must hold one value, then end.
     ///
     /// # Errors
@@ -373,11 +398,11 @@ impl Deserializer {
         };
         if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
-            let mut writer = PropertyWriter::new(target);
+            let mut writer = self.writer(target);
             return copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
         }
         let mut reader = PutbackReader::new(reader);
-        let mut writer = PropertyWriter::new(target);
+        let mut writer = self.writer(target);
         session.run(&mut reader, &mut writer, Run::Stream)
     }
 }
@@ -547,7 +572,7 @@ impl<'t> ReadContext<'_, 't> {
 
     /// A property writer over the target, for handlers that feed it tokens.
     pub fn property_writer(&mut self) -> PropertyWriter<'_> {
-        PropertyWriter::new(&mut *self.target)
+        self.session.table.writer(&mut *self.target)
     }
 
     /// An error about the current value: the code, the message and the span of the last
@@ -592,6 +617,19 @@ impl<'t> ReadContext<'_, 't> {
 }
 
 impl<'t> ReadSession<'t> {
+    /// The error for a key given twice in one object (`key`, at the reader's span), when the
+    /// table checks duplicate keys ([`Deserializer::check_duplicate_keys`]).
+    pub(crate) fn duplicate_key(&self, key: &str, span: Span, path: &Path) -> Option<Error> {
+        let code = self.table.duplicate_keys?;
+        let mut path = path.clone();
+        path.push_key(key);
+        Some(
+            Error::new(code, format!("duplicate key {key:?} in an object"))
+                .with_span(span)
+                .with_path(path),
+        )
+    }
+
     /// The registry given to the call.
     #[must_use]
     pub fn registry(&self) -> &'t TypeRegistry {
@@ -625,7 +663,7 @@ impl<'t> ReadSession<'t> {
         run: Run,
     ) -> Result<()> {
         let outer = std::mem::replace(&mut self.base, path.clone());
-        let mut writer = PropertyWriter::new(target);
+        let mut writer = self.table.writer(target);
         let result = self.run(&mut reader, &mut writer, run);
         self.base = outer;
         result

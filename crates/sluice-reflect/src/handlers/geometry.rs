@@ -126,6 +126,13 @@ pub(super) fn read_vector(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
                 );
                 return Err(ctx.error(codes::UNKNOWN_FIELD, message));
             };
+            if given[index]
+                && let Some(error) =
+                    ctx.session
+                        .duplicate_key(AXES[index], ctx.reader.span(), ctx.path)
+            {
+                return Err(error);
+            }
             let mut path = ctx.path.clone();
             path.push_key(AXES[index]);
             let place = component_mut(ctx.target, index);
