@@ -22,7 +22,6 @@ use sluice_core::{
     EnumToken, Error, ErrorCode, Number, NumberHint, Path, Result, SpanHint, Writer,
     codes as core_codes,
 };
-use smallvec::SmallVec;
 
 use crate::codes;
 use crate::info::{EnumInfo, FieldDefault, FieldInfo, StructStyle, VariantStyle};
@@ -68,7 +67,7 @@ enum Kind {
         infos: &'static [FieldInfo],
         pending: Option<usize>,
         current: Option<usize>,
-        seen: SmallVec<[u64; 2]>,
+        seen: FieldSet,
         view: FieldsView,
     },
     Seq {
@@ -151,22 +150,48 @@ impl std::fmt::Debug for PropertyWriter<'_> {
     }
 }
 
-/// Marks field `index` as given; false when it was given before.
-#[inline]
-fn seen_insert(seen: &mut SmallVec<[u64; 2]>, index: usize) -> bool {
-    let word = index / 64;
-    if seen.len() <= word {
-        seen.resize(word + 1, 0);
-    }
-    let bit = 1 << (index % 64);
-    let fresh = seen[word] & bit == 0;
-    seen[word] |= bit;
-    fresh
+/// The fields of a struct given so far: a bit per field index, the first 64 in a word of
+/// their own (no allocation for nearly every struct).
+#[derive(Default)]
+struct FieldSet {
+    low: u64,
+    high: Vec<u64>,
 }
 
-fn seen_has(seen: &SmallVec<[u64; 2]>, index: usize) -> bool {
-    seen.get(index / 64)
-        .is_some_and(|w| w & (1 << (index % 64)) != 0)
+impl FieldSet {
+    /// Marks field `index` as given; false when it was given before.
+    #[inline]
+    fn insert(&mut self, index: usize) -> bool {
+        if index < 64 {
+            let bit = 1 << index;
+            let fresh = self.low & bit == 0;
+            self.low |= bit;
+            return fresh;
+        }
+        let (word, bit) = ((index - 64) / 64, 1 << (index % 64));
+        if self.high.len() <= word {
+            self.high.resize(word + 1, 0);
+        }
+        let fresh = self.high[word] & bit == 0;
+        self.high[word] |= bit;
+        fresh
+    }
+
+    fn contains(&self, index: usize) -> bool {
+        if index < 64 {
+            return self.low & (1 << index) != 0;
+        }
+        self.high
+            .as_slice()
+            .get((index - 64) / 64)
+            .is_some_and(|word| word & (1 << (index % 64)) != 0)
+    }
+
+    /// How many fields were given.
+    fn len(&self) -> usize {
+        let high: u32 = self.high.iter().map(|word| word.count_ones()).sum();
+        (self.low.count_ones() + high) as usize
+    }
 }
 
 impl FieldsView {
@@ -395,8 +420,58 @@ impl<'a> PropertyWriter<'a> {
         ))
     }
 
-    /// The place the next value goes to.
+    /// The place the next value goes to. The common places (the field whose name came last,
+    /// the next element of a list or a tuple) are found here; the rest in `slot_general`.
+    #[inline(always)]
     fn slot(&mut self) -> Result<NonNull<dyn Reflect>> {
+        let Some(frame) = self.stack.last_mut() else {
+            return self.slot_general();
+        };
+        let place = match &mut frame.kind {
+            Kind::Fields {
+                pending,
+                current,
+                view,
+                ..
+            } if pending.is_some() => {
+                let index = pending.take().unwrap_or_default();
+                *current = Some(index);
+                // SAFETY: the view is of the top frame's container (see the type's safety
+                // design).
+                unsafe { view.field_mut(index) }
+            }
+            Kind::Seq {
+                index,
+                fixed: None,
+                view: SeqView::List(list),
+                ..
+            } => {
+                *index += 1;
+                // SAFETY: as above.
+                unsafe { list.as_mut() }.push_default()
+            }
+            Kind::Seq {
+                index,
+                fixed: Some(len),
+                view: SeqView::Tuple(tuple),
+                ..
+            } if *index < *len => {
+                let at = *index;
+                *index += 1;
+                // SAFETY: as above.
+                unsafe { tuple.as_mut() }.get_mut(at)
+            }
+            _ => return self.slot_general(),
+        };
+        match place {
+            Some(place) => Ok(NonNull::from(place)),
+            None => Err(self.structure_error("no place for this value")),
+        }
+    }
+
+    /// [`slot`](Self::slot) for every place.
+    #[inline(never)]
+    fn slot_general(&mut self) -> Result<NonNull<dyn Reflect>> {
         let Some(frame) = self.stack.last_mut() else {
             if self.root_written {
                 return Err(Error::new(
@@ -549,8 +624,22 @@ impl<'a> PropertyWriter<'a> {
         self.locate(Error::new(codes::LENGTH_MISMATCH, message))
     }
 
-    /// Called after a whole value has been written into the top frame's current place.
+    /// Called after a whole value has been written into the top frame's current place: only
+    /// maps and sets have something to do then.
+    #[inline]
     fn value_done(&mut self) -> Result<()> {
+        match self.stack.last() {
+            Some(Frame {
+                kind: Kind::Map { .. } | Kind::Set { .. },
+                ..
+            }) => self.collection_value_done(),
+            _ => Ok(()),
+        }
+    }
+
+    /// [`value_done`](Self::value_done) for a map (a key or value complete) or a set.
+    #[inline(never)]
+    fn collection_value_done(&mut self) -> Result<()> {
         let Some(frame) = self.stack.last_mut() else {
             return Ok(());
         };
@@ -664,7 +753,7 @@ impl<'a> PropertyWriter<'a> {
                     infos: fields,
                     pending: None,
                     current: None,
-                    seen: SmallVec::new(),
+                    seen: FieldSet::default(),
                     view: FieldsView::Variant(view),
                 },
             );
@@ -682,7 +771,7 @@ impl<'a> PropertyWriter<'a> {
                         infos: info.fields,
                         pending: None,
                         current: None,
-                        seen: SmallVec::new(),
+                        seen: FieldSet::default(),
                         view: FieldsView::Struct(NonNull::from(s)),
                     }),
                     _ => None,
@@ -863,15 +952,14 @@ impl<'a> PropertyWriter<'a> {
             return Ok(());
         };
         // The common case: every field was given.
-        let given: usize = seen.iter().map(|word| word.count_ones() as usize).sum();
-        if given == infos.len() {
+        if seen.len() == infos.len() {
             return Ok(());
         }
         let mut missing: Vec<&'static str> = Vec::new();
         // SAFETY: the top frame's container is live and no child frame exists.
         let target = unsafe { target.as_mut() };
         for (index, info) in infos.iter().enumerate() {
-            if seen_has(seen, index) {
+            if seen.contains(index) {
                 continue;
             }
             let defaulted = match info.default {
@@ -1261,8 +1349,13 @@ impl Writer for PropertyWriter<'_> {
         // SAFETY: `slot` was just reached from the top frame and is the only place changed.
         if let ReflectMut::Scalar(ScalarMut::String(text)) = unsafe { slot.as_mut() }.reflect_mut()
         {
-            text.clear();
-            text.push_str(value);
+            if text.capacity() < value.len() {
+                // One allocation of the exact size (a fresh field has no capacity).
+                *text = String::from(value);
+            } else {
+                text.clear();
+                text.push_str(value);
+            }
             return self.value_done();
         }
         self.scalar_at(slot, false, |place| write_str_into(place, value))
@@ -1287,7 +1380,7 @@ impl Writer for PropertyWriter<'_> {
                 match found {
                     Some(index) => {
                         *pending = Some(index);
-                        if !seen_insert(seen, index)
+                        if !seen.insert(index)
                             && let Some(code) = self.duplicate_keys
                         {
                             *current = Some(index);

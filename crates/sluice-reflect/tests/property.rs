@@ -529,3 +529,66 @@ fn writer_errors_get_the_same_spans_as_through_a_pipe() {
         }
     }
 }
+
+// ---- structs with more than 64 fields ----
+
+macro_rules! wide_struct {
+    ($($field:ident),*) => {
+        #[derive(Reflect, Debug, Default, PartialEq)]
+        struct Wide {
+            $($field: u8,)*
+        }
+    };
+}
+
+wide_struct!(
+    f00, f01, f02, f03, f04, f05, f06, f07, f08, f09, f10, f11, f12, f13, f14, f15, f16, f17, f18,
+    f19, f20, f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37,
+    f38, f39, f40, f41, f42, f43, f44, f45, f46, f47, f48, f49, f50, f51, f52, f53, f54, f55, f56,
+    f57, f58, f59, f60, f61, f62, f63, f64, f65, f66, f67, f68, f69
+);
+
+/// An object with a value for each field index in `indices` (`fNN: NN`).
+fn wide_input(indices: impl Iterator<Item = usize>) -> Value {
+    Value::Map(
+        indices
+            .map(|i| (Value::from(format!("f{i:02}")), Value::from(i as u64)))
+            .collect(),
+    )
+}
+
+#[test]
+fn fields_past_the_64th_are_tracked_for_duplicates_and_missing_fields() {
+    const TWICE: sluice_core::ErrorCode = sluice_core::ErrorCode::new("test", "Twice");
+    let read = |input: &Value| {
+        let mut wide = Wide::default();
+        let mut writer = PropertyWriter::new(&mut wide);
+        writer.check_duplicate_keys(Some(TWICE));
+        pipe(&mut ValueReader::new(input), &mut writer).map(|()| wide)
+    };
+    let wide = read(&wide_input(0..70)).expect("every field once");
+    assert_eq!((wide.f00, wide.f63, wide.f64, wide.f69), (0, 63, 64, 69));
+    let error = read(&wide_input((0..70).chain([66]))).unwrap_err();
+    assert_eq!(error.code(), TWICE);
+    assert_eq!(
+        error.path().map(ToString::to_string).as_deref(),
+        Some("$.f66")
+    );
+    let error = read(&wide_input((0..70).filter(|&i| i != 67))).unwrap_err();
+    assert_eq!(error.code(), sluice_reflect::codes::MISSING_FIELD);
+    assert!(error.message().contains("f67"), "{}", error.message());
+    // Without the check, the last value wins.
+    let Value::Map(mut entries) = wide_input(0..70) else {
+        unreachable!("wide_input gives a map")
+    };
+    entries.push((Value::from("f66"), Value::from(200u64)));
+    entries.push((Value::from("f05"), Value::from(100u64)));
+    let mut wide = Wide::default();
+    let input = Value::Map(entries);
+    pipe(
+        &mut ValueReader::new(&input),
+        &mut PropertyWriter::new(&mut wide),
+    )
+    .expect("last wins");
+    assert_eq!((wide.f05, wide.f66), (100, 200));
+}
