@@ -13,7 +13,7 @@ use sluice_core::pipe::copy_token;
 use sluice_core::{Entry, EnumToken, Number, Reader, Result, Span, SpanHint, Writer};
 
 use crate::info::{FieldInfo, StructStyle, VariantStyle};
-use crate::{Enum, PropertyReader, Reflect, ReflectRef, ScalarRef, Struct};
+use crate::{Enum, Map, OptionValue, PropertyReader, Reflect, ReflectRef, ScalarRef, Set, Struct};
 
 /// The nesting depth up to which the emitter recurses.
 const MAX_DEPTH: usize = 128;
@@ -58,18 +58,31 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
         self.token(written)
     }
 
+    /// A child value (or null when there is none). Scalars, most values, are written right
+    /// here rather than in a call of their own.
+    #[inline(always)]
     fn value_or_null(&mut self, value: Option<&dyn Reflect>, depth: usize) -> Result<()> {
         match value {
-            Some(value) => self.value(value, depth),
+            Some(value) => match value.reflect_ref() {
+                ReflectRef::Scalar(scalar) => self.scalar(scalar),
+                view => self.view(value, view, depth),
+            },
             None => self.null(),
         }
     }
 
     fn value(&mut self, value: &dyn Reflect, depth: usize) -> Result<()> {
+        self.view(value, value.reflect_ref(), depth)
+    }
+
+    /// `value`, whose typed view is `view` (taken by value: it is a pair of pointers, or a
+    /// scalar).
+    #[allow(clippy::needless_pass_by_value)]
+    fn view(&mut self, value: &dyn Reflect, view: ReflectRef<'_>, depth: usize) -> Result<()> {
         if depth >= MAX_DEPTH {
             return self.deep(value);
         }
-        match value.reflect_ref() {
+        match view {
             ReflectRef::Scalar(scalar) => self.scalar(scalar),
             ReflectRef::Struct(s) => self.structure(s, depth),
             // `()` is "nothing": null, as the property reader gives it.
@@ -96,45 +109,59 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                 let written = self.writer.write_array_end();
                 self.end(written, start)
             }
-            ReflectRef::Map(m) => {
-                let start = self.tokens;
-                let written = self.writer.write_map_root(Some(m.len()));
-                self.token(written)?;
-                for (key, item) in m.iter() {
-                    match key.reflect_ref() {
-                        ReflectRef::Scalar(ScalarRef::Str(name)) => {
-                            let written = self.writer.write_name(name);
-                            self.token(written)?;
-                        }
-                        _ => self.value(key, depth + 1)?,
-                    }
-                    self.value(item, depth + 1)?;
-                }
-                let written = self.writer.write_map_end();
-                self.end(written, start)
-            }
-            ReflectRef::Set(s) => {
-                let start = self.tokens;
-                let written = self.writer.write_set_root(Some(s.len()));
-                self.token(written)?;
-                for item in s.iter() {
-                    self.value(item, depth + 1)?;
-                }
-                let written = self.writer.write_set_end();
-                self.end(written, start)
-            }
-            ReflectRef::Option(o) => {
-                let start = self.tokens;
-                let written = self.writer.write_option_root();
-                self.token(written)?;
-                self.value_or_null(o.get(), depth + 1)?;
-                let written = self.writer.write_option_end();
-                self.end(written, start)
-            }
+            ReflectRef::Map(m) => self.map(m, depth),
+            ReflectRef::Set(set) => self.set(set, depth),
+            ReflectRef::Option(o) => self.option(o, depth),
             ReflectRef::Enum(e) => self.enumeration(e, depth),
         }
     }
 
+    // Maps, sets, options and enums are written out of line: `view` stays small, which
+    // keeps the cost of its many calls (struct fields, list elements) low.
+
+    #[inline(never)]
+    fn map(&mut self, m: &dyn Map, depth: usize) -> Result<()> {
+        let start = self.tokens;
+        let written = self.writer.write_map_root(Some(m.len()));
+        self.token(written)?;
+        for (key, item) in m.iter() {
+            match key.reflect_ref() {
+                ReflectRef::Scalar(ScalarRef::Str(name)) => {
+                    let written = self.writer.write_name(name);
+                    self.token(written)?;
+                }
+                ReflectRef::Scalar(scalar) => self.scalar(scalar)?,
+                view => self.view(key, view, depth + 1)?,
+            }
+            self.value_or_null(Some(item), depth + 1)?;
+        }
+        let written = self.writer.write_map_end();
+        self.end(written, start)
+    }
+
+    #[inline(never)]
+    fn set(&mut self, set: &dyn Set, depth: usize) -> Result<()> {
+        let start = self.tokens;
+        let written = self.writer.write_set_root(Some(set.len()));
+        self.token(written)?;
+        for item in set.iter() {
+            self.value_or_null(Some(item), depth + 1)?;
+        }
+        let written = self.writer.write_set_end();
+        self.end(written, start)
+    }
+
+    #[inline(never)]
+    fn option(&mut self, o: &dyn OptionValue, depth: usize) -> Result<()> {
+        let start = self.tokens;
+        let written = self.writer.write_option_root();
+        self.token(written)?;
+        self.value_or_null(o.get(), depth + 1)?;
+        let written = self.writer.write_option_end();
+        self.end(written, start)
+    }
+
+    #[inline(always)]
     fn scalar(&mut self, scalar: ScalarRef<'_>) -> Result<()> {
         let number = match scalar {
             ScalarRef::Bool(value) => {
@@ -145,18 +172,7 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                 let written = self.writer.write_str(text);
                 return self.token(written);
             }
-            ScalarRef::Char(c) => {
-                let mut buffer = [0; 4];
-                let written = self.writer.write_str(c.encode_utf8(&mut buffer));
-                return self.token(written);
-            }
-            ScalarRef::Uuid(id) => {
-                let mut buffer = [0; 36];
-                let written = self
-                    .writer
-                    .write_str(id.hyphenated().encode_lower(&mut buffer));
-                return self.token(written);
-            }
+            ScalarRef::Char(_) | ScalarRef::Uuid(_) => return self.formatted(scalar),
             ScalarRef::I8(v) => Number::I64(v.into()),
             ScalarRef::I16(v) => Number::I64(v.into()),
             ScalarRef::I32(v) => Number::I64(v.into()),
@@ -171,6 +187,20 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
             ScalarRef::F64(v) => Number::F64(v),
         };
         let written = self.writer.write_number(number);
+        self.token(written)
+    }
+
+    /// A scalar written as text formatted here (a `char`, a `Uuid`); out of line, so its
+    /// buffer does not weigh on the frame of every value.
+    #[inline(never)]
+    fn formatted(&mut self, scalar: ScalarRef<'_>) -> Result<()> {
+        let mut buffer = [0; 36];
+        let text = match scalar {
+            ScalarRef::Char(c) => &*c.encode_utf8(&mut buffer),
+            ScalarRef::Uuid(id) => &*id.hyphenated().encode_lower(&mut buffer),
+            _ => "",
+        };
+        let written = self.writer.write_str(text);
         self.token(written)
     }
 
@@ -222,6 +252,7 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
         Ok(())
     }
 
+    #[inline(never)]
     fn enumeration(&mut self, e: &dyn Enum, depth: usize) -> Result<()> {
         let info = e.enum_info();
         let Some(enum_info) = info.as_enum() else {

@@ -436,11 +436,11 @@ fn copy_plain<R: Reader + ?Sized, const ONE_VALUE: bool>(
             }
             _ if entry.is_container_end() => {
                 let start = starts.pop();
-                copy_token(reader, writer, entry)
+                copy_end_token(reader, writer, entry)
                     .map_err(|error| whole_container_span(error, start, reader.span()))?;
             }
             _ => {
-                copy_token(reader, writer, entry)?;
+                copy_value_token(reader, writer, entry)?;
                 if entry.is_container_start() {
                     starts.push(reader.span().start);
                     continue;
@@ -451,6 +451,66 @@ fn copy_plain<R: Reader + ?Sized, const ONE_VALUE: bool>(
             return Ok(());
         }
     }
+}
+
+/// [`copy_token`] for a token that starts a value, with the tokens text formats give most
+/// (numbers, strings, objects, arrays, booleans, null) dispatched here: one match on the
+/// entry instead of a call and a second match. Writer errors get the token's span.
+#[inline(always)]
+fn copy_value_token<R: Reader + ?Sized>(
+    reader: &mut R,
+    writer: &mut PropertyWriter<'_>,
+    entry: Entry,
+) -> Result<()> {
+    let written = match entry {
+        Entry::Number(_) => {
+            let number = reader.read_number()?;
+            writer.write_number(number)
+        }
+        Entry::String => {
+            let text = reader.read_str()?;
+            writer.write_str(text)
+        }
+        Entry::MapRoot => {
+            let len = reader.read_map_root()?;
+            writer.write_map_root(len)
+        }
+        Entry::ArrayRoot => {
+            let len = reader.read_array_root()?;
+            writer.write_array_root(len)
+        }
+        Entry::Bool => {
+            let value = reader.read_bool()?;
+            writer.write_bool(value)
+        }
+        Entry::Null => {
+            reader.read_null()?;
+            writer.write_null()
+        }
+        _ => return copy_token(reader, writer, entry),
+    };
+    written.map_err(|error| error.or_span(reader.span()))
+}
+
+/// [`copy_value_token`] for container ends.
+#[inline(always)]
+fn copy_end_token<R: Reader + ?Sized>(
+    reader: &mut R,
+    writer: &mut PropertyWriter<'_>,
+    entry: Entry,
+) -> Result<()> {
+    let written = match entry {
+        Entry::MapEnd => {
+            reader.read_map_end()?;
+            writer.write_map_end()
+        }
+        Entry::ArrayEnd => {
+            reader.read_array_end()?;
+            writer.write_array_end()
+        }
+        _ => return copy_token(reader, writer, entry),
+    };
+    written.map_err(|error| error.or_span(reader.span()))
 }
 
 fn whole_container_span(error: Error, start: Option<usize>, end: Span) -> Error {
