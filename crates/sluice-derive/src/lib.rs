@@ -438,6 +438,12 @@ fn expand_struct(
                     _ => ::core::option::Option::None,
                 }
             }
+            fn field_ref(&self, index: usize) -> ::core::option::Option<#krate::ReflectRef<'_>> {
+                match index {
+                    #(#indices => ::core::option::Option::Some(#krate::Reflect::reflect_ref(&self.#members)),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
             fn field_mut(&mut self, index: usize) -> ::core::option::Option<&mut dyn #krate::Reflect> {
                 match index {
                     #(#indices => ::core::option::Option::Some(&mut self.#members),)*

@@ -82,6 +82,12 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
         if depth >= MAX_DEPTH {
             return self.deep(value);
         }
+        self.shape(view, depth)
+    }
+
+    /// A value at `depth` (below [`MAX_DEPTH`]) by its typed view.
+    #[allow(clippy::needless_pass_by_value)]
+    fn shape(&mut self, view: ReflectRef<'_>, depth: usize) -> Result<()> {
         match view {
             ReflectRef::Scalar(scalar) => self.scalar(scalar),
             ReflectRef::Struct(s) => self.structure(s, depth),
@@ -230,7 +236,20 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                     .writer
                     .write_struct_root(info.name(), Some(fields.len()));
                 self.token(written)?;
-                self.named_fields(fields, |index| s.field(index), depth)?;
+                if depth + 1 < MAX_DEPTH {
+                    // Each field's view in one dynamic call.
+                    for (index, info) in fields.iter().enumerate() {
+                        let written = self.writer.write_name(info.name);
+                        self.token(written)?;
+                        match s.field_ref(index) {
+                            Some(ReflectRef::Scalar(scalar)) => self.scalar(scalar)?,
+                            Some(view) => self.shape(view, depth + 1)?,
+                            None => self.null()?,
+                        }
+                    }
+                } else {
+                    self.named_fields(fields, |index| s.field(index), depth)?;
+                }
                 let written = self.writer.write_struct_end();
                 self.end(written, start)
             }

@@ -184,6 +184,11 @@ pub trait Struct: 'static {
     fn field_count(&self) -> usize;
     /// The field at `index`.
     fn field(&self, index: usize) -> Option<&dyn Reflect>;
+    /// The typed view of the field at `index`: `field(index)` and its `reflect_ref` in one
+    /// call (derived structs answer it without a dynamic call for the field).
+    fn field_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        self.field(index).map(Reflect::reflect_ref)
+    }
     /// The field at `index`, mutably.
     fn field_mut(&mut self, index: usize) -> Option<&mut dyn Reflect>;
     /// The index of the field named `name` (or an alias of it).
