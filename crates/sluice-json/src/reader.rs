@@ -11,6 +11,7 @@
 
 use std::io;
 
+use sluice_core::decimal::{self, Decimal};
 use sluice_core::{Entry, Error, ErrorCode, Number, NumberHint, Path, Reader, Result, Span};
 
 use crate::codes;
@@ -54,7 +55,10 @@ enum Payload {
     Borrowed(usize, usize, bool),
     /// String content decoded into the scratch buffer.
     Scratch,
-    /// Number text borrowed from the input, between these offsets.
+    /// A number in JSON syntax: the whole token is its text. Its value when the scanner
+    /// could read it on the way (at most 19 significant digits, a moderate exponent).
+    Number(NumberHint, Option<Decimal>),
+    /// Number text borrowed from the input, between these offsets (JSON5 spellings).
     Text(usize, usize, NumberHint),
     /// Normalized number text in the scratch buffer (JSON5 `.5` becomes `0.5`).
     ScratchText(NumberHint),
@@ -561,15 +565,6 @@ impl<S: Input> JsonReader<S> {
 
     /// Lexes the next token into `pending`.
     fn advance(&mut self) -> Result<Entry> {
-        if !self.bom_checked {
-            self.bom_checked = true;
-            if self.input.offset() == 0 && self.pos == 0 {
-                self.ensure(0, 3)?;
-                if self.rest().starts_with(b"\xEF\xBB\xBF") {
-                    self.pos = 3;
-                }
-            }
-        }
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -610,8 +605,17 @@ impl<S: Input> JsonReader<S> {
                 }
                 State::ArrayNext => match byte {
                     b',' => {
+                        // The common case, handled here rather than by another turn of
+                        // the loop: a comma, then the next item.
                         self.pos += 1;
                         self.state = State::ArrayAfterComma;
+                        let Some(byte) = self.skip_whitespace()? else {
+                            return Err(self.eof_error());
+                        };
+                        if byte == b']' && self.options.trailing_commas {
+                            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+                        }
+                        return self.lex_value(byte);
                     }
                     b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
                     _ => {
@@ -634,6 +638,13 @@ impl<S: Input> JsonReader<S> {
                     b',' => {
                         self.pos += 1;
                         self.state = State::ObjectAfterComma;
+                        let Some(byte) = self.skip_whitespace()? else {
+                            return Err(self.eof_error());
+                        };
+                        if byte == b'}' && self.options.trailing_commas {
+                            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                        }
+                        return self.lex_key(byte);
                     }
                     b'}' => return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None)),
                     _ => {
@@ -652,6 +663,22 @@ impl<S: Input> JsonReader<S> {
                     }
                     self.pos += 1;
                     self.state = State::ObjectValue;
+                    let Some(byte) = self.skip_whitespace()? else {
+                        return Err(self.eof_error());
+                    };
+                    return self.lex_value(byte);
+                }
+                State::Start if !self.bom_checked => {
+                    // A byte order mark may open the input (once, at offset 0).
+                    self.bom_checked = true;
+                    if self.input.offset() == 0 && self.pos == 0 {
+                        self.ensure(0, 3)?;
+                        if self.rest().starts_with(b"\xEF\xBB\xBF") {
+                            self.pos = 3;
+                            continue;
+                        }
+                    }
+                    return self.lex_value(byte);
                 }
                 State::Start | State::ObjectValue => return self.lex_value(byte),
             }
@@ -839,11 +866,11 @@ impl<S: Input> JsonReader<S> {
         loop {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
-                NumberScan::Valid { len, hint } => {
+                NumberScan::Valid { len, hint, value } => {
                     return Ok(self.set_pending(
                         Entry::Number(hint),
                         len,
-                        Payload::Text(0, len, hint),
+                        Payload::Number(hint, value),
                     ));
                 }
                 NumberScan::Invalid { len } => return Err(self.invalid_number(len)),
@@ -851,11 +878,11 @@ impl<S: Input> JsonReader<S> {
                     let have = rest.len();
                     if !self.ensure(have, 1)? {
                         match scan::scan_number(self.rest(), true) {
-                            NumberScan::Valid { len, hint } => {
+                            NumberScan::Valid { len, hint, value } => {
                                 return Ok(self.set_pending(
                                     Entry::Number(hint),
                                     len,
-                                    Payload::Text(0, len, hint),
+                                    Payload::Number(hint, value),
                                 ));
                             }
                             NumberScan::Invalid { len } => {
@@ -1379,13 +1406,24 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// The common case of `read_u64` / `read_i64`: a pending integer short enough that it
-    /// cannot overflow (18 digits for `i64`, 19 for `u64`), parsed straight from the input
-    /// as magnitude and sign. `None` leaves everything else (errors, `-1` as `u64`, long
+    /// The common case of `read_u64` / `read_i64`: a pending integer that fits, as magnitude
+    /// and sign, read by the scanner already (or, for JSON5 text, parsed straight from the
+    /// input when short enough that it cannot overflow: 18 digits for `i64`, 19 for `u64`). `None` leaves everything else (errors, `-1` as `u64`, long
     /// numbers) to the general path.
     #[inline(always)]
     fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
         let pending = self.pending?;
+        if let Payload::Number(hint, Some(value)) = pending.payload {
+            // Read by the scanner already: an integer of at most 19 digits.
+            if hint == NumberHint::Float
+                || (value.negative && !signed)
+                || (signed && value.mantissa > i64::MAX.unsigned_abs())
+            {
+                return None;
+            }
+            self.commit(pending);
+            return Some((value.mantissa, value.negative));
+        }
         let Payload::Text(from, to, hint) = pending.payload else {
             return None;
         };
@@ -1468,6 +1506,14 @@ impl<S: Input> Reader for JsonReader<S> {
         let start = self.pos;
         self.commit(pending);
         Ok(match pending.payload {
+            Payload::Number(hint, _) => {
+                let bytes = &self.input.window()[start..start + pending.len];
+                debug_assert!(bytes.is_ascii());
+                // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
+                // `E`, so the bytes are ASCII and therefore UTF-8.
+                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+                Number::Text(text, hint)
+            }
             Payload::Text(from, to, hint) => {
                 let bytes = &self.input.window()[start + from..start + to];
                 debug_assert!(bytes.is_ascii());
@@ -1496,11 +1542,26 @@ impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn read_i64(&mut self) -> Result<i64> {
         if let Some((magnitude, negative)) = self.take_short_integer(true) {
-            // At most 18 digits: fits an i64 either way.
+            // At most i64::MAX in magnitude: fits an i64 either way.
             let value = i64::try_from(magnitude).unwrap_or(i64::MAX);
             return Ok(if negative { -value } else { value });
         }
         let value = self.read_number()?.to_i64();
+        value.map_err(|e| self.decorate(e.or_span(self.span)))
+    }
+
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64> {
+        // The common case: a number the scanner read on the way, and the fast path of
+        // `decimal` settles, so its text is never walked again.
+        if let Some(pending) = self.pending
+            && let Payload::Number(_, Some(value)) = pending.payload
+            && let Some(value) = decimal::decimal_to_f64(value)
+        {
+            self.commit(pending);
+            return Ok(value);
+        }
+        let value = self.read_number()?.to_f64();
         value.map_err(|e| self.decorate(e.or_span(self.span)))
     }
 

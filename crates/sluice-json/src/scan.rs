@@ -3,6 +3,7 @@
 //! run them on a window and rerun them after a refill.
 
 use sluice_core::NumberHint;
+use sluice_core::decimal::{Decimal, digits};
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -134,95 +135,134 @@ pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
 
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
-#[inline]
+#[inline(always)]
 pub(crate) fn is_word_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'.' | b'+' | b'-')
+    WORD_BYTES[usize::from(byte)]
 }
+
+/// The bytes of [`is_word_byte`], as a table: one load instead of a chain of ranges.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'+' | b'-');
+        byte += 1;
+    }
+    table
+};
 
 /// Length of the run of word bytes at the start of `bytes`.
 pub(crate) fn word_len(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_word_byte(b)).count()
 }
 
-/// Offset of the first byte at or after `from` that is not an ASCII digit.
-#[inline(always)]
-pub(crate) fn skip_digits(bytes: &[u8], from: usize) -> usize {
-    let mut at = from;
-    while at + 8 <= bytes.len() {
-        let word = load(bytes, at);
-        // A byte is a digit when its high nibble is 3 and adding 6 keeps it there. Carries
-        // from non-digit bytes only disturb the bytes above them, never the first one.
-        let high = LO * 0xF0;
-        let threes = LO * 0x30;
-        let not_digit = ((word & high) ^ threes) | ((word.wrapping_add(LO * 6) & high) ^ threes);
-        if not_digit != 0 {
-            return at + (not_digit.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    while at < bytes.len() && bytes[at].is_ascii_digit() {
-        at += 1;
-    }
-    at
-}
-
 /// What [`scan_number`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NumberScan {
-    /// A valid number of `len` bytes.
-    Valid { len: usize, hint: NumberHint },
+    /// A valid number of `len` bytes, with its value when it has at most 19 significant
+    /// digits and a moderate exponent (most numbers), read on the same pass.
+    Valid {
+        len: usize,
+        hint: NumberHint,
+        value: Option<Decimal>,
+    },
     /// Not a valid number; `len` bytes of it should be reported.
     Invalid { len: usize },
     /// The slice ended where the number might go on: get more bytes and scan again.
     NeedMore,
 }
 
-/// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`.
+/// Exponents beyond this are left to the general conversion (they overflow or underflow
+/// unless the digits compensate), and stop growing so the arithmetic cannot overflow.
+const EXPONENT_LIMIT: i64 = 100_000;
+
+/// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`, reading its digits into
+/// a [`Decimal`] on the way, so a conversion does not walk the text a second time.
 ///
 /// `at_end` says that nothing follows `bytes`; otherwise reaching the end of the slice
 /// asks for more. A number directly followed by a word byte (`01`, `1.5.2`, `2x`) is
 /// invalid as a whole.
 #[inline]
 pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
-    let mut at = 0;
-    let get = |at: usize| bytes.get(at).copied();
-    let mut hint = NumberHint::Integer;
-    if get(at) == Some(b'-') {
-        hint = NumberHint::NegInteger;
-        at += 1;
-    }
+    // Past the end reads as NUL, which no rule accepts: every path that meets it ends in
+    // `invalid` or the final check, and both ask for more when the slice ran out.
+    let get = |at: usize| bytes.get(at).copied().unwrap_or(0);
+    let negative = get(0) == b'-';
+    let mut hint = if negative {
+        NumberHint::NegInteger
+    } else {
+        NumberHint::Integer
+    };
+    let mut at = usize::from(negative);
+    let mut mantissa = 0;
+    let mut significant = 0;
     match get(at) {
-        Some(b'0') => at += 1,
-        Some(b'1'..=b'9') => at = skip_digits(bytes, at + 1),
-        None if !at_end => return NumberScan::NeedMore,
+        b'0' => at += 1,
+        b'1'..=b'9' => {
+            let start = at;
+            (at, mantissa) = digits(bytes, at, 0);
+            significant = at - start;
+        }
         _ => return invalid(bytes, at, at_end),
     }
-    if get(at) == Some(b'.') {
+    let mut exponent: i64 = 0;
+    if get(at) == b'.' {
         hint = NumberHint::Float;
-        let digits = at + 1;
-        at = skip_digits(bytes, digits);
-        if at == digits {
+        let start = at + 1;
+        at = start;
+        if significant == 0 {
+            // Leading zeros of `0.000123` are not significant digits.
+            while get(at) == b'0' {
+                at += 1;
+            }
+        }
+        let first_significant = at;
+        (at, mantissa) = digits(bytes, at, mantissa);
+        if at == start {
             return invalid(bytes, at, at_end);
         }
+        significant += at - first_significant;
+        exponent = -i64::try_from(at - start).unwrap_or(EXPONENT_LIMIT);
     }
-    if let Some(b'e' | b'E') = get(at) {
+    if let b'e' | b'E' = get(at) {
         hint = NumberHint::Float;
         at += 1;
-        if let Some(b'+' | b'-') = get(at) {
+        let negative_exponent = get(at) == b'-';
+        if let b'+' | b'-' = get(at) {
             at += 1;
         }
-        let digits = at;
-        while let Some(b'0'..=b'9') = get(at) {
+        let start = at;
+        let mut value: i64 = 0;
+        while let byte @ b'0'..=b'9' = get(at) {
+            if value < EXPONENT_LIMIT {
+                value = value * 10 + i64::from(byte - b'0');
+            }
             at += 1;
         }
-        if at == digits {
+        if at == start {
             return invalid(bytes, at, at_end);
         }
+        exponent += if negative_exponent { -value } else { value };
     }
-    match get(at) {
+    match bytes.get(at) {
         None if !at_end => NumberScan::NeedMore,
-        Some(b) if is_word_byte(b) => invalid(bytes, at, at_end),
-        _ => NumberScan::Valid { len: at, hint },
+        Some(&b) if is_word_byte(b) => invalid(bytes, at, at_end),
+        _ => {
+            let value = match i32::try_from(exponent) {
+                Ok(exponent) if significant <= 19 && exponent.abs() < 10_000 => Some(Decimal {
+                    negative,
+                    mantissa,
+                    exponent,
+                }),
+                _ => None,
+            };
+            NumberScan::Valid {
+                len: at,
+                hint,
+                value,
+            }
+        }
     }
 }
 
@@ -288,19 +328,6 @@ mod tests {
     }
 
     #[test]
-    fn digit_runs_are_measured_at_every_length() {
-        for len in 0..20 {
-            for stop in [b'.', b'e', b'/', b':', 0xFF, 0x00, b' '] {
-                let mut bytes = vec![b'7'; len];
-                bytes.push(stop);
-                bytes.extend_from_slice(b"123456789");
-                assert_eq!(skip_digits(&bytes, 0), len, "{len} {stop}");
-            }
-        }
-        assert_eq!(skip_digits(b"0123456789", 0), 10);
-    }
-
-    #[test]
     fn number_grammar() {
         use NumberScan::{Invalid, NeedMore, Valid};
         let valid = |s: &str| matches!(scan_number(s.as_bytes(), true), Valid { len, .. } if len == s.len());
@@ -324,11 +351,21 @@ mod tests {
             assert!(!valid(bad), "{bad}");
         }
         assert_eq!(scan_number(b"12", false), NeedMore);
+        assert_eq!(scan_number(b"1.", false), NeedMore);
+        assert_eq!(scan_number(b"1e", false), NeedMore);
+        let decimal = |negative, mantissa, exponent| {
+            Some(Decimal {
+                negative,
+                mantissa,
+                exponent,
+            })
+        };
         assert_eq!(
             scan_number(b"12,", false),
             Valid {
                 len: 2,
-                hint: NumberHint::Integer
+                hint: NumberHint::Integer,
+                value: decimal(false, 12, 0),
             }
         );
         assert_eq!(scan_number(b"01]", true), Invalid { len: 2 });
@@ -336,15 +373,61 @@ mod tests {
             scan_number(b"-1]", true),
             Valid {
                 len: 2,
-                hint: NumberHint::NegInteger
+                hint: NumberHint::NegInteger,
+                value: decimal(true, 1, 0),
             }
         );
         assert_eq!(
             scan_number(b"1e3 ", true),
             Valid {
                 len: 3,
-                hint: NumberHint::Float
+                hint: NumberHint::Float,
+                value: decimal(false, 1, 3),
             }
         );
+    }
+
+    #[test]
+    fn numbers_are_read_on_the_scan() {
+        use NumberScan::Valid;
+        let value = |s: &str| match scan_number(s.as_bytes(), true) {
+            Valid { len, value, .. } if len == s.len() => value,
+            other => panic!("{s}: {other:?}"),
+        };
+        let decimal = |negative, mantissa, exponent| Decimal {
+            negative,
+            mantissa,
+            exponent,
+        };
+        assert_eq!(value("0"), Some(decimal(false, 0, 0)));
+        assert_eq!(value("-0.0"), Some(decimal(true, 0, -1)));
+        assert_eq!(
+            value("-65.613616999999977"),
+            Some(decimal(true, 65_613_616_999_999_977, -15))
+        );
+        assert_eq!(value("0.000125E+2"), Some(decimal(false, 125, -4)));
+        assert_eq!(
+            value("12345678901234567e-30"),
+            Some(decimal(false, 12_345_678_901_234_567, -30))
+        );
+        assert_eq!(
+            value("9999999999999999999"),
+            Some(decimal(false, 9_999_999_999_999_999_999, 0))
+        );
+        // Too many digits, or an exponent out of reach: only the grammar is checked.
+        assert_eq!(value("18446744073709551616"), None);
+        assert_eq!(value("1.00000000000000000000"), None);
+        assert_eq!(value("1e10000"), None);
+        assert_eq!(value("1e99999999999999999999"), None);
+        assert_eq!(value(&format!("0.{}1", "0".repeat(20_000))), None);
+        // Every value read on the scan agrees with the standard parser once converted.
+        for text in ["0.1", "-65.613616999999977", "1e22", "5e-324", "123.456e-7"] {
+            let expected: f64 = text.parse().unwrap();
+            let converted = value(text).and_then(sluice_core::decimal::decimal_to_f64);
+            assert!(
+                converted.is_none_or(|v| v.to_bits() == expected.to_bits()),
+                "{text}"
+            );
+        }
     }
 }
