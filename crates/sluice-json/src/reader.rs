@@ -715,7 +715,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a value starting with `byte` at `pos`.
-    #[inline]
+    #[inline(always)]
     fn lex_value(&mut self, byte: u8) -> Result<Entry> {
         let at_root = self.frames.is_empty();
         match byte {
@@ -792,7 +792,25 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes `true`, `false` or `null` (and JSON5 words handled by the number lexer).
+    #[inline]
     fn lex_literal(&mut self) -> Result<Entry> {
+        // The common case: the whole word and the byte after it are in the window.
+        let rest = self.rest();
+        let (entry, payload, len) = match rest {
+            [b't', b'r', b'u', b'e', ..] => (Entry::Bool, Payload::Bool(true), 4),
+            [b'f', b'a', b'l', b's', b'e', ..] => (Entry::Bool, Payload::Bool(false), 5),
+            [b'n', b'u', b'l', b'l', ..] => (Entry::Null, Payload::None, 4),
+            _ => return self.lex_literal_slow(),
+        };
+        match rest.get(len) {
+            Some(&next) if !scan::is_word_byte(next) => Ok(self.set_pending(entry, len, payload)),
+            _ => self.lex_literal_slow(),
+        }
+    }
+
+    /// [`Self::lex_literal`] for words cut by the end of the window, and errors.
+    #[inline(never)]
+    fn lex_literal_slow(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let rest = self.rest();
         let (entry, payload) = match &rest[..len] {
@@ -858,11 +876,22 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
-    #[inline]
+    #[inline(never)]
     fn lex_number(&mut self) -> Result<Entry> {
         if self.options.json5_numbers {
             return self.lex_json5_number();
         }
+        // The common case, with the scanner inlined so its result stays in registers.
+        if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
+        {
+            return Ok(self.set_pending(Entry::Number(hint), len, Payload::Number(hint, value)));
+        }
+        self.lex_number_slow()
+    }
+
+    /// [`Self::lex_number`] for numbers cut by the end of the window, and errors.
+    #[inline(never)]
+    fn lex_number_slow(&mut self) -> Result<Entry> {
         loop {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
@@ -1312,6 +1341,16 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    /// [`Self::commit`] for a pending scalar value (not a key), which the caller knows.
+    #[inline(always)]
+    fn commit_scalar(&mut self, len: usize) {
+        let offset = self.input.offset();
+        self.span = Span::new(offset + self.pos, offset + self.pos + len);
+        self.pos += len;
+        self.pending = None;
+        self.after_value();
+    }
+
     #[inline(always)]
     fn after_value(&mut self) {
         match self.frames.last_mut() {
@@ -1343,11 +1382,17 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn read_string_token(&mut self, expected: &str) -> Result<&str> {
         let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
+        let start = self.pos;
         if pending.entry == Entry::Name {
             self.track_key(pending)?;
+            let offset = self.input.offset();
+            self.span = Span::new(offset + start, offset + start + pending.len);
+            self.pos += pending.len;
+            self.pending = None;
+            self.state = State::ObjectColon;
+        } else {
+            self.commit_scalar(pending.len);
         }
-        let start = self.pos;
-        self.commit(pending);
         match pending.payload {
             Payload::Borrowed(from, to, true) => {
                 let bytes = &self.input.window()[start + from..start + to];
@@ -1421,7 +1466,7 @@ impl<S: Input> JsonReader<S> {
             {
                 return None;
             }
-            self.commit(pending);
+            self.commit_scalar(pending.len);
             return Some((value.mantissa, value.negative));
         }
         let Payload::Text(from, to, hint) = pending.payload else {
@@ -1479,14 +1524,14 @@ impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn read_null(&mut self) -> Result<()> {
         let pending = self.take("Null", |e| e == Entry::Null)?;
-        self.commit(pending);
+        self.commit_scalar(pending.len);
         Ok(())
     }
 
     #[inline]
     fn read_bool(&mut self) -> Result<bool> {
         let pending = self.take("Bool", |e| e == Entry::Bool)?;
-        self.commit(pending);
+        self.commit_scalar(pending.len);
         Ok(matches!(pending.payload, Payload::Bool(true)))
     }
 
@@ -1558,7 +1603,7 @@ impl<S: Input> Reader for JsonReader<S> {
             && let Payload::Number(_, Some(value)) = pending.payload
             && let Some(value) = decimal::decimal_to_f64(value)
         {
-            self.commit(pending);
+            self.commit_scalar(pending.len);
             return Ok(value);
         }
         let value = self.read_number()?.to_f64();

@@ -183,8 +183,14 @@ const EXPONENT_LIMIT: i64 = 100_000;
 /// `at_end` says that nothing follows `bytes`; otherwise reaching the end of the slice
 /// asks for more. A number directly followed by a word byte (`01`, `1.5.2`, `2x`) is
 /// invalid as a whole.
-#[inline]
+#[inline(never)]
 pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
+    scan_number_inline(bytes, at_end)
+}
+
+/// [`scan_number`], inlined into the reader's common path.
+#[inline(always)]
+pub(crate) fn scan_number_inline(bytes: &[u8], at_end: bool) -> NumberScan {
     // Past the end reads as NUL, which no rule accepts: every path that meets it ends in
     // `invalid` or the final check, and both ask for more when the slice ran out.
     let get = |at: usize| bytes.get(at).copied().unwrap_or(0);

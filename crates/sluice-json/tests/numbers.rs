@@ -153,7 +153,11 @@ fn long_mantissas_exponent_extremes_and_halfway_cases_are_correctly_rounded() {
             })
             .collect();
         let point = 1 + (rng.next() as usize) % (width - 1);
-        let sign = if rng.next().is_multiple_of(2) { "" } else { "-" };
+        let sign = if rng.next().is_multiple_of(2) {
+            ""
+        } else {
+            "-"
+        };
         let mut text = format!("{sign}{}.{}", &digits[..point], &digits[point..]);
         if rng.next().is_multiple_of(3) {
             let exponent = (rng.next() % 700) as i64 - 350;
