@@ -1040,8 +1040,8 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
-    /// the token length.
-    #[inline]
+    /// the token length. Not inlined: it would weigh on the registers of every token.
+    #[inline(never)]
     fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
         let mut at = 1;
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
