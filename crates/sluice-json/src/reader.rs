@@ -1412,6 +1412,7 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    #[inline]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
         let window = self.input.window();
         let key = match pending.payload {
@@ -1438,23 +1439,30 @@ impl<S: Input> JsonReader<S> {
                         String::from_utf8_lossy(bytes).into_owned()
                     }
                 };
-                let mut path = self.path();
-                path.push_key(name.clone());
-                let err = self.error_at(
-                    codes::DUPLICATE_KEY,
-                    format!("duplicate key {name:?} in an object"),
-                    self.pos,
-                    self.pos + pending.len,
-                );
-                Err(err.with_path(path))
+                Err(self.duplicate_key_error(&name, pending.len))
             }
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn duplicate_key_error(&self, name: &str, len: usize) -> Error {
+        let mut path = self.path();
+        path.push_key(name.to_owned());
+        let err = self.error_at(
+            codes::DUPLICATE_KEY,
+            format!("duplicate key {name:?} in an object"),
+            self.pos,
+            self.pos + len,
+        );
+        err.with_path(path)
+    }
+
     /// The common case of `read_u64` / `read_i64`: a pending integer that fits, as magnitude
     /// and sign, read by the scanner already (or, for JSON5 text, parsed straight from the
-    /// input when short enough that it cannot overflow: 18 digits for `i64`, 19 for `u64`). `None` leaves everything else (errors, `-1` as `u64`, long
-    /// numbers) to the general path.
+    /// input when short enough that it cannot overflow: 18 digits for `i64`, 19 for `u64`).
+    /// `None` leaves everything else (errors, `-1` as `u64`, long numbers) to the general
+    /// path.
     #[inline(always)]
     fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
         let pending = self.pending?;

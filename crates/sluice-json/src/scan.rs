@@ -182,11 +182,35 @@ const fn escape_table(ascii_only: bool) -> [bool; 256] {
     table
 }
 
-/// Offset of the first byte at or after `from` that is not a space.
+/// Offset of the first byte at or after `from` that is not a space, or where fewer than 8
+/// bytes are left (the caller goes on byte by byte). Indentation is long runs of spaces:
+/// on x86-64 they are skipped 16 bytes at a time with SSE2, then 8 at a time.
 #[inline(always)]
 pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
     const SPACES: u64 = LO * 0x20;
     let mut at = from;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        // SAFETY: the intrinsics need SSE2, which this block is compiled only with (it is
+        // part of the x86-64 baseline). Every load reads the 16 bytes at `at` with
+        // `at + 16 <= bytes.len()`, inside `bytes`, unaligned. Tested by
+        // `space_runs_of_every_length_are_skipped`.
+        unsafe {
+            let spaces = _mm_set1_epi8(0x20);
+            while at + 16 <= bytes.len() {
+                let chunk = _mm_loadu_si128(bytes.as_ptr().add(at).cast::<__m128i>());
+                #[allow(clippy::cast_sign_loss)]
+                let same = _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, spaces)) as u32;
+                if same != 0xffff {
+                    return at + (!same).trailing_zeros() as usize;
+                }
+                at += 16;
+            }
+        }
+    }
     while at + 8 <= bytes.len() {
         let other = load(bytes, at) ^ SPACES;
         if other != 0 {
@@ -400,6 +424,27 @@ mod tests {
         assert_eq!(find_string_special(b"ab'cd\"", 0, b'\'', &mut non_ascii), 2);
         assert_eq!(find_string_special(b"ab'cd\"", 0, b'"', &mut non_ascii), 5);
         assert!(!non_ascii);
+    }
+
+    #[test]
+    fn space_runs_of_every_length_are_skipped() {
+        for from in 0..3 {
+            for len in 0..52 {
+                for stop in [b'x', b'\n', b'\t', 0x00, 0xA0, b'"'] {
+                    let mut bytes = vec![b'-'; from];
+                    bytes.extend(std::iter::repeat_n(b' ', len));
+                    bytes.push(stop);
+                    bytes.extend_from_slice(&[b' '; 20]);
+                    assert_eq!(skip_spaces(&bytes, from), from + len, "{from} {len} {stop}");
+                }
+                // Without a stop: wherever fewer than 8 bytes are left, or the end.
+                let mut bytes = vec![b'-'; from];
+                bytes.extend(std::iter::repeat_n(b' ', len));
+                let end = skip_spaces(&bytes, from);
+                assert!(end <= bytes.len() && end + 8 > bytes.len(), "{from} {len}");
+                assert!(bytes[from..end].iter().all(|&b| b == b' '));
+            }
+        }
     }
 
     #[test]
