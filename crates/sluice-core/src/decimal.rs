@@ -218,7 +218,7 @@ const INTEGER_POWERS: [u128; 23] = {
 /// most one step away from it; proven with exact integer arithmetic. `None` when the
 /// numbers do not fit the proof, the value is a tie, or it lies further away (the caller
 /// then takes the general path).
-#[inline]
+#[inline(always)]
 fn nearest(candidate: f64, mantissa: u64, q: usize) -> Option<f64> {
     let bits = candidate.to_bits();
     let biased = i32::try_from(bits >> 52).ok()?;
@@ -265,7 +265,7 @@ fn nearest(candidate: f64, mantissa: u64, q: usize) -> Option<f64> {
 /// proven correctly rounded (or moved to the neighbour that is) with exact 128-bit integer
 /// arithmetic.
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
     let Decimal {
         negative,
