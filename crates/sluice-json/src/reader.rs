@@ -8,6 +8,11 @@
 //! Nothing counts lines while reading: spans are byte offsets, and the error renderer turns
 //! them into line:column only when an error is shown. The data path of an error (`$.a[3].b`)
 //! is likewise built only when the error happens.
+//!
+//! Numbers stay lazy (their text is available through `read_number`), but the scanner reads
+//! the digits of the common ones (up to 19 significant digits) while checking the grammar,
+//! so `read_f64`, `read_i64` and `read_u64` convert without a second pass over the text;
+//! anything else takes the general conversions of [`Number`].
 
 use std::io;
 
