@@ -780,7 +780,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a key starting with `byte` at `pos`.
-    #[inline]
+    #[inline(always)]
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
@@ -881,7 +881,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
-    #[inline(never)]
+    #[inline(always)]
     fn lex_number(&mut self) -> Result<Entry> {
         if self.options.json5_numbers {
             return self.lex_json5_number();
