@@ -214,6 +214,30 @@ impl KeyTracker {
     /// is the stable input that [`KeyBytes::Input`] offsets point into.
     #[inline]
     pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: &[u8]) -> bool {
+        let Some(frame) = self.frames.last_mut() else {
+            return true;
+        };
+        let text = key.bytes();
+        let print = fingerprint(text);
+        let (word, bit) = filter_bit(print, text.len());
+        let maybe_seen = frame.filter[word] & bit != 0;
+        frame.filter[word] |= bit;
+        // The common case stays small: a key the filter has never seen, in a small object.
+        let small = self.entries.len() - frame.first_entry < SMALL_OBJECT;
+        if (maybe_seen || !small || frame.index.is_some())
+            && !self.is_new_slow(text, print, maybe_seen, input)
+        {
+            return false;
+        }
+        self.push(key, print);
+        true
+    }
+
+    /// Whether `text` (fingerprint `print`) is new in the innermost object, when the filter
+    /// cannot tell or the object is large; builds the hash index when the object grows past
+    /// [`SMALL_OBJECT`] keys, and adds `text` to it.
+    #[inline(never)]
+    fn is_new_slow(&mut self, text: &[u8], print: u64, maybe_seen: bool, input: &[u8]) -> bool {
         let KeyTracker {
             bytes: arena,
             entries,
@@ -224,13 +248,8 @@ impl KeyTracker {
             return true;
         };
         let first = frame.first_entry;
-        let text = key.bytes();
-        let print = fingerprint(text);
         let at = entries.len();
         let known = &entries[first..];
-        let (word, bit) = filter_bit(print, text.len());
-        let maybe_seen = frame.filter[word] & bit != 0;
-        frame.filter[word] |= bit;
         match &mut frame.index {
             None => {
                 if maybe_seen && known.iter().any(|e| holds(e, text, print, arena, input)) {
@@ -246,28 +265,22 @@ impl KeyTracker {
                     index.insert(hash_key(text), at);
                     frame.index = Some(index);
                 }
+                true
             }
             Some(index) => {
                 let hash = hash_key(text);
                 match index.get(&hash) {
-                    Some(&found) if holds(&entries[found], text, print, arena, input) => {
-                        return false;
-                    }
+                    Some(&found) if holds(&entries[found], text, print, arena, input) => false,
                     // Equal hashes of different keys: compare with every key, so
                     // correctness never rests on the hash.
-                    Some(_) => {
-                        if known.iter().any(|e| holds(e, text, print, arena, input)) {
-                            return false;
-                        }
-                    }
+                    Some(_) => !known.iter().any(|e| holds(e, text, print, arena, input)),
                     None => {
                         index.insert(hash, at);
+                        true
                     }
                 }
             }
         }
-        self.push(key, print);
-        true
     }
 
     /// The current (last) key of the object at nesting position `object` (0 = outermost
