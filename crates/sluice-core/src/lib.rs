@@ -6,7 +6,8 @@
 //! writer. This crate holds the parts every other crate shares:
 //!
 //! - [`Entry`], [`Reader`], [`Writer`]: the vocabulary and the two traits;
-//! - [`Number`]: lazy numbers, parsed at the call site, exact and range-checked;
+//! - [`Number`]: lazy numbers, parsed at the call site, exact and range-checked (short
+//!   number text through the fast paths of [`decimal`]);
 //! - [`pipe()`], [`pipe_value`], [`PipeVisitor`]: copying with optional hooks;
 //! - adapters: [`PutbackReader`], [`NoopWriter`], [`TeeWriter`], [`DumpWriter`];
 //! - [`Value`] with [`ValueReader`] / [`ValueWriter`]: buffer, inspect, edit and replay;
@@ -26,6 +27,7 @@
 
 pub mod adapters;
 pub mod base64;
+pub mod decimal;
 mod entry;
 pub mod error;
 mod number;

@@ -70,6 +70,18 @@ fn invalid(text: &str) -> Error {
     )
 }
 
+/// The general text to `f64` conversion, for text the fast path of
+/// [`decimal`](crate::decimal) declines: any syntax lexical-core reads, and every error.
+#[cold]
+#[inline(never)]
+pub(crate) fn text_to_f64(text: &str) -> Result<f64> {
+    let value = lexical_core::parse::<f64>(text.as_bytes()).map_err(|_| invalid(text))?;
+    if value.is_infinite() && text.bytes().any(|b| b.is_ascii_digit()) {
+        return Err(out_of_range(&text, "f64"));
+    }
+    Ok(value)
+}
+
 /// Integer text is all ASCII digits after an optional minus sign.
 fn is_integer_text(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
@@ -180,14 +192,10 @@ impl<'a> Number<'a> {
     #[allow(clippy::cast_precision_loss)]
     pub fn to_f64(self) -> Result<f64> {
         match self {
-            Number::Text(text, _) => {
-                let value =
-                    lexical_core::parse::<f64>(text.as_bytes()).map_err(|_| invalid(text))?;
-                if value.is_infinite() && text.bytes().any(|b| b.is_ascii_digit()) {
-                    return Err(out_of_range(&text, "f64"));
-                }
-                Ok(value)
-            }
+            Number::Text(text, _) => match crate::decimal::parse_f64(text.as_bytes()) {
+                Some(value) => Ok(value),
+                None => text_to_f64(text),
+            },
             Number::I64(v) => Ok(v as f64),
             Number::U64(v) => Ok(v as f64),
             Number::I128(v) => Ok(v as f64),

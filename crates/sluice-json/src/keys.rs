@@ -1,22 +1,27 @@
 //! Keys of the open objects: for duplicate detection and for error paths.
 //!
-//! Every open object owns a run of entries (hash, place in a shared byte arena). With
-//! duplicate detection on, all keys of an object are kept and a new key is compared by hash
-//! first (a linear scan while the object is small, a hash index once it grows); without it,
-//! only the current key is kept, for the error path. Closing an object truncates both
-//! arenas, so memory is bounded by the keys of the open objects.
+//! Every open object owns a run of entries (a fingerprint, place in a shared byte arena).
+//! With duplicate detection on, all keys of an object are kept. A key's fingerprint (for
+//! keys of up to 8 bytes, the whole key) sets one bit of a 256-bit filter per object: a key
+//! whose bit is clear is certainly new, as most keys of a valid document are, and costs no
+//! comparison at all. Otherwise it is compared with the object's keys linearly by length and
+//! fingerprint (bytes only for longer keys), and an object that grows past
+//! [`SMALL_OBJECT`] keys gets a hash index instead of the scan.
+//! Without duplicate detection only the current key is kept, for the error path. Closing an
+//! object truncates both arenas, so memory is bounded by the keys of the open objects.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Objects with more keys than this get a hash index instead of a linear scan.
-const INDEX_THRESHOLD: usize = 64;
+const SMALL_OBJECT: usize = 64;
 
 #[derive(Debug, Clone, Copy)]
 struct KeyEntry {
-    hash: u64,
-    start: usize,
+    /// See [`fingerprint`].
+    fingerprint: u64,
     len: usize,
+    start: usize,
     /// `start` is an offset in the (stable) input rather than in the arena.
     in_input: bool,
 }
@@ -65,15 +70,15 @@ struct KeyFrame {
     first_byte: usize,
     /// Hash to entry position, built once the object is large.
     index: Option<Index>,
-    /// One bit per possible top byte of the hashes of this object's keys: a key whose bit
-    /// is clear is certainly new, and skips the scan (most keys of a valid document).
-    seen_hash_bytes: [u64; 4],
+    /// One bit per value of [`filter_bit`] among this object's keys.
+    filter: [u64; 4],
 }
 
-/// The word and bit of `hash` in [`KeyFrame::seen_hash_bytes`].
+/// The word and bit of a key in [`KeyFrame::filter`], from its fingerprint and length.
 #[inline(always)]
-fn filter_bit(hash: u64) -> (usize, u64) {
-    let top = (hash >> 56) as usize;
+fn filter_bit(print: u64, len: usize) -> (usize, u64) {
+    let mixed = (print ^ (len as u64).rotate_right(8)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let top = (mixed >> 56) as usize;
     (top / 64, 1 << (top % 64))
 }
 
@@ -81,15 +86,42 @@ fn filter_bit(hash: u64) -> (usize, u64) {
 pub(crate) struct KeyTracker {
     bytes: Vec<u8>,
     entries: Vec<KeyEntry>,
-    /// The hashes of `entries`, apart, so the linear scan reads a dense array.
-    hashes: Vec<u64>,
     frames: Vec<KeyFrame>,
     /// Hash indexes of closed objects, kept to reuse their allocations.
     spare_indexes: Vec<Index>,
 }
 
-/// A fast, non-cryptographic hash (FxHash-style, eight bytes at a time). Collisions are
-/// resolved by comparing the keys, so a crafted collision costs time, never correctness.
+#[inline(always)]
+fn load_u32(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(&bytes[at..at + 4]);
+    u64::from(u32::from_le_bytes(word))
+}
+
+/// Eight bytes that, together with the length, identify a key of up to 8 bytes exactly
+/// (its bytes, gathered without a variable-length copy), and are the first 8 bytes of a
+/// longer key.
+#[inline(always)]
+fn fingerprint(key: &[u8]) -> u64 {
+    let len = key.len();
+    if len >= 8 {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&key[..8]);
+        u64::from_le_bytes(word)
+    } else if len >= 4 {
+        // Two overlapping halves cover all 4 to 7 bytes.
+        load_u32(key, 0) | (load_u32(key, len - 4) << 32)
+    } else if len > 0 {
+        // First, middle and last cover all 1 to 3 bytes.
+        u64::from(key[0]) | (u64::from(key[len / 2]) << 8) | (u64::from(key[len - 1]) << 16)
+    } else {
+        0
+    }
+}
+
+/// A fast, non-cryptographic hash (FxHash-style, eight bytes at a time) for the index of
+/// large objects. Collisions are resolved by comparing the keys, so a crafted collision
+/// costs time, never correctness.
 #[inline]
 fn hash_key(key: &[u8]) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
@@ -106,20 +138,35 @@ fn hash_key(key: &[u8]) -> u64 {
     hash ^ (hash >> 29)
 }
 
+/// The bytes of `entry`, in the input or in the arena.
+fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s [u8], input: &'s [u8]) -> &'s [u8] {
+    let source = if entry.in_input { input } else { arena };
+    &source[entry.start..entry.start + entry.len]
+}
+
+/// Whether `entry` holds `key`, whose fingerprint is `print`.
+#[inline(always)]
+fn holds(entry: &KeyEntry, key: &[u8], print: u64, arena: &[u8], input: &[u8]) -> bool {
+    entry.fingerprint == print
+        && entry.len == key.len()
+        && (key.len() <= 8 || entry_bytes(entry, arena, input) == key)
+}
+
 impl KeyTracker {
+    #[inline]
     pub(crate) fn open(&mut self) {
         self.frames.push(KeyFrame {
             first_entry: self.entries.len(),
             first_byte: self.bytes.len(),
             index: None,
-            seen_hash_bytes: [0; 4],
+            filter: [0; 4],
         });
     }
 
+    #[inline]
     pub(crate) fn close(&mut self) {
         if let Some(frame) = self.frames.pop() {
             self.entries.truncate(frame.first_entry);
-            self.hashes.truncate(frame.first_entry);
             self.bytes.truncate(frame.first_byte);
             if let Some(mut index) = frame.index {
                 index.clear();
@@ -128,32 +175,27 @@ impl KeyTracker {
         }
     }
 
-    fn push(&mut self, key: KeyBytes<'_>, hash: u64) {
+    #[inline(always)]
+    fn push(&mut self, key: KeyBytes<'_>, fingerprint: u64) {
         let entry = match key {
             KeyBytes::Input(start, bytes) => KeyEntry {
-                hash,
-                start,
+                fingerprint,
                 len: bytes.len(),
+                start,
                 in_input: true,
             },
             KeyBytes::Copy(bytes) => {
                 let start = self.bytes.len();
                 self.bytes.extend_from_slice(bytes);
                 KeyEntry {
-                    hash,
-                    start,
+                    fingerprint,
                     len: bytes.len(),
+                    start,
                     in_input: false,
                 }
             }
         };
         self.entries.push(entry);
-        self.hashes.push(hash);
-    }
-
-    fn entry_bytes<'s>(&'s self, entry: &KeyEntry, input: &'s [u8]) -> &'s [u8] {
-        let source = if entry.in_input { input } else { &self.bytes };
-        &source[entry.start..entry.start + entry.len]
     }
 
     /// Remembers `key` as the current key of the innermost object, forgetting the previous
@@ -164,7 +206,6 @@ impl KeyTracker {
             return;
         };
         self.entries.truncate(frame.first_entry);
-        self.hashes.truncate(frame.first_entry);
         self.bytes.truncate(frame.first_byte);
         self.push(key, 0);
     }
@@ -173,52 +214,73 @@ impl KeyTracker {
     /// is the stable input that [`KeyBytes::Input`] offsets point into.
     #[inline]
     pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: &[u8]) -> bool {
-        let Some(frame) = self.frames.last() else {
+        let Some(frame) = self.frames.last_mut() else {
+            return true;
+        };
+        let text = key.bytes();
+        let print = fingerprint(text);
+        let (word, bit) = filter_bit(print, text.len());
+        let maybe_seen = frame.filter[word] & bit != 0;
+        frame.filter[word] |= bit;
+        // The common case stays small: a key the filter has never seen, in a small object.
+        let small = self.entries.len() - frame.first_entry < SMALL_OBJECT;
+        if (maybe_seen || !small || frame.index.is_some())
+            && !self.is_new_slow(text, print, maybe_seen, input)
+        {
+            return false;
+        }
+        self.push(key, print);
+        true
+    }
+
+    /// Whether `text` (fingerprint `print`) is new in the innermost object, when the filter
+    /// cannot tell or the object is large; builds the hash index when the object grows past
+    /// [`SMALL_OBJECT`] keys, and adds `text` to it.
+    #[inline(never)]
+    fn is_new_slow(&mut self, text: &[u8], print: u64, maybe_seen: bool, input: &[u8]) -> bool {
+        let KeyTracker {
+            bytes: arena,
+            entries,
+            frames,
+            spare_indexes,
+        } = self;
+        let Some(frame) = frames.last_mut() else {
             return true;
         };
         let first = frame.first_entry;
-        let text = key.bytes();
-        let hash = hash_key(text);
-        let same = |at: usize| self.entry_bytes(&self.entries[at], input) == text;
-        // Every entry of this object with the same hash, compared by bytes.
-        let scan = || {
-            self.hashes[first..]
-                .iter()
-                .enumerate()
-                .any(|(i, &h)| h == hash && same(first + i))
-        };
-        let (word, bit) = filter_bit(hash);
-        let maybe_seen = frame.seen_hash_bytes[word] & bit != 0;
-        let duplicate = match &frame.index {
-            // Equal hashes of different keys fall back to the scan, so correctness never
-            // rests on the hash.
-            Some(index) => match index.get(&hash) {
-                Some(&at) if same(at) => true,
-                Some(_) => scan(),
-                None => false,
-            },
-            None => maybe_seen && scan(),
-        };
-        if duplicate {
-            return false;
-        }
-        let at = self.entries.len();
-        let count = at - first;
-        if let Some(frame) = self.frames.last_mut() {
-            frame.seen_hash_bytes[word] |= bit;
-            if let Some(index) = &mut frame.index {
-                index.entry(hash).or_insert(at);
-            } else if count + 1 > INDEX_THRESHOLD {
-                let mut index = self.spare_indexes.pop().unwrap_or_default();
-                for (i, entry) in self.entries.iter().enumerate().skip(first) {
-                    index.entry(entry.hash).or_insert(i);
+        let at = entries.len();
+        let known = &entries[first..];
+        match &mut frame.index {
+            None => {
+                if maybe_seen && known.iter().any(|e| holds(e, text, print, arena, input)) {
+                    return false;
                 }
-                index.entry(hash).or_insert(at);
-                frame.index = Some(index);
+                if known.len() >= SMALL_OBJECT {
+                    // The object has grown: index its keys by hash from now on.
+                    let mut index = spare_indexes.pop().unwrap_or_default();
+                    for (i, entry) in known.iter().enumerate() {
+                        let hash = hash_key(entry_bytes(entry, arena, input));
+                        index.entry(hash).or_insert(first + i);
+                    }
+                    index.insert(hash_key(text), at);
+                    frame.index = Some(index);
+                }
+                true
+            }
+            Some(index) => {
+                let hash = hash_key(text);
+                match index.get(&hash) {
+                    Some(&found) if holds(&entries[found], text, print, arena, input) => false,
+                    // Equal hashes of different keys: compare with every key, so
+                    // correctness never rests on the hash.
+                    Some(_) => !known.iter().any(|e| holds(e, text, print, arena, input)),
+                    None => {
+                        index.insert(hash, at);
+                        true
+                    }
+                }
             }
         }
-        self.push(key, hash);
-        true
     }
 
     /// The current (last) key of the object at nesting position `object` (0 = outermost
@@ -233,7 +295,7 @@ impl KeyTracker {
             return None;
         }
         let entry = self.entries[end - 1];
-        let bytes = self.entry_bytes(&entry, input);
+        let bytes = entry_bytes(&entry, &self.bytes, input);
         Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }
@@ -271,36 +333,66 @@ mod tests {
     }
 
     #[test]
-    fn keys_sharing_a_filter_bit_are_still_told_apart() {
-        // Find keys whose hashes have the same top byte, so the filter says "maybe seen"
-        // and the scan must decide.
-        let names: Vec<String> = (0..2000).map(|i| format!("key{i}")).collect();
-        let top = |name: &String| hash_key(name.as_bytes()) >> 56;
-        let first = &names[0];
-        let twins: Vec<&String> = names[1..]
-            .iter()
-            .filter(|n| top(n) == top(first))
-            .take(3)
+    fn keys_with_equal_fingerprints_or_lengths_are_told_apart() {
+        // Every length around the 3/4/8-byte boundaries of the fingerprint, and long keys
+        // that share their first 8 bytes, in small objects and in indexed ones.
+        let mut names: Vec<String> = Vec::new();
+        for len in 0..=12 {
+            for last in ['a', 'b'] {
+                let mut name = "x".repeat(len);
+                if len > 0 {
+                    name.replace_range(len - 1.., &last.to_string());
+                }
+                names.push(name);
+            }
+        }
+        names.push("abcdefghXY".to_owned());
+        names.push("abcdefghYX".to_owned());
+        names.push("abcdefgh".to_owned());
+        names.push("aXa".to_owned());
+        names.push("aYa".to_owned());
+        names.sort();
+        names.dedup();
+        for extra in [0, 40, 100] {
+            let mut keys = KeyTracker::default();
+            keys.open();
+            for i in 0..extra {
+                assert!(keys.insert(KeyBytes::Copy(format!("pad{i}").as_bytes()), b""));
+            }
+            for name in &names {
+                assert!(
+                    keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
+                    "{name:?} is new"
+                );
+            }
+            for name in &names {
+                assert!(
+                    !keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
+                    "{name:?} is a duplicate"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fingerprints_of_short_keys_are_the_keys() {
+        let all: Vec<Vec<u8>> = (0u8..4)
+            .flat_map(|len| {
+                (0..3u8.pow(u32::from(len))).map(move |n| {
+                    (0..len)
+                        .map(|i| b'a' + (n / 3u8.pow(u32::from(i))) % 3)
+                        .collect::<Vec<u8>>()
+                })
+            })
             .collect();
-        assert!(
-            twins.len() == 3,
-            "2000 names give several with the same top byte"
-        );
-        let mut keys = KeyTracker::default();
-        keys.open();
-        assert!(keys.insert(KeyBytes::Copy(first.as_bytes()), b""));
-        for twin in &twins {
-            assert!(
-                keys.insert(KeyBytes::Copy(twin.as_bytes()), b""),
-                "{twin} is new"
-            );
+        for a in &all {
+            for b in &all {
+                let same = a.len() == b.len() && fingerprint(a) == fingerprint(b);
+                assert_eq!(same, a == b, "{a:?} {b:?}");
+            }
         }
-        for name in std::iter::once(first).chain(twins.iter().copied()) {
-            assert!(
-                !keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
-                "{name} is a duplicate"
-            );
-        }
+        assert_ne!(fingerprint(b"abcdefg"), fingerprint(b"abcdefh"));
+        assert_ne!(fingerprint(b"abcd"), fingerprint(b"abce"));
     }
 
     #[test]

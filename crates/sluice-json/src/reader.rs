@@ -8,9 +8,15 @@
 //! Nothing counts lines while reading: spans are byte offsets, and the error renderer turns
 //! them into line:column only when an error is shown. The data path of an error (`$.a[3].b`)
 //! is likewise built only when the error happens.
+//!
+//! Numbers stay lazy (their text is available through `read_number`), but the scanner reads
+//! the digits of the common ones (up to 19 significant digits) while checking the grammar,
+//! so `read_f64`, `read_i64` and `read_u64` convert without a second pass over the text;
+//! anything else takes the general conversions of [`Number`].
 
 use std::io;
 
+use sluice_core::decimal::{self, Decimal};
 use sluice_core::{Entry, Error, ErrorCode, Number, NumberHint, Path, Reader, Result, Span};
 
 use crate::codes;
@@ -54,7 +60,10 @@ enum Payload {
     Borrowed(usize, usize, bool),
     /// String content decoded into the scratch buffer.
     Scratch,
-    /// Number text borrowed from the input, between these offsets.
+    /// A number in JSON syntax: the whole token is its text. Its value when the scanner
+    /// could read it on the way (at most 19 significant digits, a moderate exponent).
+    Number(NumberHint, Option<Decimal>),
+    /// Number text borrowed from the input, between these offsets (JSON5 spellings).
     Text(usize, usize, NumberHint),
     /// Normalized number text in the scratch buffer (JSON5 `.5` becomes `0.5`).
     ScratchText(NumberHint),
@@ -561,15 +570,6 @@ impl<S: Input> JsonReader<S> {
 
     /// Lexes the next token into `pending`.
     fn advance(&mut self) -> Result<Entry> {
-        if !self.bom_checked {
-            self.bom_checked = true;
-            if self.input.offset() == 0 && self.pos == 0 {
-                self.ensure(0, 3)?;
-                if self.rest().starts_with(b"\xEF\xBB\xBF") {
-                    self.pos = 3;
-                }
-            }
-        }
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -610,8 +610,17 @@ impl<S: Input> JsonReader<S> {
                 }
                 State::ArrayNext => match byte {
                     b',' => {
+                        // The common case, handled here rather than by another turn of
+                        // the loop: a comma, then the next item.
                         self.pos += 1;
                         self.state = State::ArrayAfterComma;
+                        let Some(byte) = self.skip_whitespace()? else {
+                            return Err(self.eof_error());
+                        };
+                        if byte == b']' && self.options.trailing_commas {
+                            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+                        }
+                        return self.lex_value(byte);
                     }
                     b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
                     _ => {
@@ -634,6 +643,13 @@ impl<S: Input> JsonReader<S> {
                     b',' => {
                         self.pos += 1;
                         self.state = State::ObjectAfterComma;
+                        let Some(byte) = self.skip_whitespace()? else {
+                            return Err(self.eof_error());
+                        };
+                        if byte == b'}' && self.options.trailing_commas {
+                            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                        }
+                        return self.lex_key(byte);
                     }
                     b'}' => return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None)),
                     _ => {
@@ -652,6 +668,22 @@ impl<S: Input> JsonReader<S> {
                     }
                     self.pos += 1;
                     self.state = State::ObjectValue;
+                    let Some(byte) = self.skip_whitespace()? else {
+                        return Err(self.eof_error());
+                    };
+                    return self.lex_value(byte);
+                }
+                State::Start if !self.bom_checked => {
+                    // A byte order mark may open the input (once, at offset 0).
+                    self.bom_checked = true;
+                    if self.input.offset() == 0 && self.pos == 0 {
+                        self.ensure(0, 3)?;
+                        if self.rest().starts_with(b"\xEF\xBB\xBF") {
+                            self.pos = 3;
+                            continue;
+                        }
+                    }
+                    return self.lex_value(byte);
                 }
                 State::Start | State::ObjectValue => return self.lex_value(byte),
             }
@@ -688,7 +720,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a value starting with `byte` at `pos`.
-    #[inline]
+    #[inline(always)]
     fn lex_value(&mut self, byte: u8) -> Result<Entry> {
         let at_root = self.frames.is_empty();
         match byte {
@@ -748,7 +780,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a key starting with `byte` at `pos`.
-    #[inline]
+    #[inline(always)]
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
@@ -765,7 +797,25 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes `true`, `false` or `null` (and JSON5 words handled by the number lexer).
+    #[inline]
     fn lex_literal(&mut self) -> Result<Entry> {
+        // The common case: the whole word and the byte after it are in the window.
+        let rest = self.rest();
+        let (entry, payload, len) = match rest {
+            [b't', b'r', b'u', b'e', ..] => (Entry::Bool, Payload::Bool(true), 4),
+            [b'f', b'a', b'l', b's', b'e', ..] => (Entry::Bool, Payload::Bool(false), 5),
+            [b'n', b'u', b'l', b'l', ..] => (Entry::Null, Payload::None, 4),
+            _ => return self.lex_literal_slow(),
+        };
+        match rest.get(len) {
+            Some(&next) if !scan::is_word_byte(next) => Ok(self.set_pending(entry, len, payload)),
+            _ => self.lex_literal_slow(),
+        }
+    }
+
+    /// [`Self::lex_literal`] for words cut by the end of the window, and errors.
+    #[inline(never)]
+    fn lex_literal_slow(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let rest = self.rest();
         let (entry, payload) = match &rest[..len] {
@@ -831,19 +881,30 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
-    #[inline]
+    #[inline(always)]
     fn lex_number(&mut self) -> Result<Entry> {
         if self.options.json5_numbers {
             return self.lex_json5_number();
         }
+        // The common case, with the scanner inlined so its result stays in registers.
+        if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
+        {
+            return Ok(self.set_pending(Entry::Number(hint), len, Payload::Number(hint, value)));
+        }
+        self.lex_number_slow()
+    }
+
+    /// [`Self::lex_number`] for numbers cut by the end of the window, and errors.
+    #[inline(never)]
+    fn lex_number_slow(&mut self) -> Result<Entry> {
         loop {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
-                NumberScan::Valid { len, hint } => {
+                NumberScan::Valid { len, hint, value } => {
                     return Ok(self.set_pending(
                         Entry::Number(hint),
                         len,
-                        Payload::Text(0, len, hint),
+                        Payload::Number(hint, value),
                     ));
                 }
                 NumberScan::Invalid { len } => return Err(self.invalid_number(len)),
@@ -851,11 +912,11 @@ impl<S: Input> JsonReader<S> {
                     let have = rest.len();
                     if !self.ensure(have, 1)? {
                         match scan::scan_number(self.rest(), true) {
-                            NumberScan::Valid { len, hint } => {
+                            NumberScan::Valid { len, hint, value } => {
                                 return Ok(self.set_pending(
                                     Entry::Number(hint),
                                     len,
-                                    Payload::Text(0, len, hint),
+                                    Payload::Number(hint, value),
                                 ));
                             }
                             NumberScan::Invalid { len } => {
@@ -984,8 +1045,8 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
-    /// the token length.
-    #[inline]
+    /// the token length. Not inlined: it would weigh on the registers of every token.
+    #[inline(never)]
     fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
         let mut at = 1;
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
@@ -1285,6 +1346,16 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    /// [`Self::commit`] for a pending scalar value (not a key), which the caller knows.
+    #[inline(always)]
+    fn commit_scalar(&mut self, len: usize) {
+        let offset = self.input.offset();
+        self.span = Span::new(offset + self.pos, offset + self.pos + len);
+        self.pos += len;
+        self.pending = None;
+        self.after_value();
+    }
+
     #[inline(always)]
     fn after_value(&mut self) {
         match self.frames.last_mut() {
@@ -1316,11 +1387,17 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn read_string_token(&mut self, expected: &str) -> Result<&str> {
         let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
+        let start = self.pos;
         if pending.entry == Entry::Name {
             self.track_key(pending)?;
+            let offset = self.input.offset();
+            self.span = Span::new(offset + start, offset + start + pending.len);
+            self.pos += pending.len;
+            self.pending = None;
+            self.state = State::ObjectColon;
+        } else {
+            self.commit_scalar(pending.len);
         }
-        let start = self.pos;
-        self.commit(pending);
         match pending.payload {
             Payload::Borrowed(from, to, true) => {
                 let bytes = &self.input.window()[start + from..start + to];
@@ -1340,6 +1417,7 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    #[inline]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
         let window = self.input.window();
         let key = match pending.payload {
@@ -1366,26 +1444,44 @@ impl<S: Input> JsonReader<S> {
                         String::from_utf8_lossy(bytes).into_owned()
                     }
                 };
-                let mut path = self.path();
-                path.push_key(name.clone());
-                let err = self.error_at(
-                    codes::DUPLICATE_KEY,
-                    format!("duplicate key {name:?} in an object"),
-                    self.pos,
-                    self.pos + pending.len,
-                );
-                Err(err.with_path(path))
+                Err(self.duplicate_key_error(&name, pending.len))
             }
         }
     }
 
-    /// The common case of `read_u64` / `read_i64`: a pending integer short enough that it
-    /// cannot overflow (18 digits for `i64`, 19 for `u64`), parsed straight from the input
-    /// as magnitude and sign. `None` leaves everything else (errors, `-1` as `u64`, long
-    /// numbers) to the general path.
+    #[cold]
+    #[inline(never)]
+    fn duplicate_key_error(&self, name: &str, len: usize) -> Error {
+        let mut path = self.path();
+        path.push_key(name.to_owned());
+        let err = self.error_at(
+            codes::DUPLICATE_KEY,
+            format!("duplicate key {name:?} in an object"),
+            self.pos,
+            self.pos + len,
+        );
+        err.with_path(path)
+    }
+
+    /// The common case of `read_u64` / `read_i64`: a pending integer that fits, as magnitude
+    /// and sign, read by the scanner already (or, for JSON5 text, parsed straight from the
+    /// input when short enough that it cannot overflow: 18 digits for `i64`, 19 for `u64`).
+    /// `None` leaves everything else (errors, `-1` as `u64`, long numbers) to the general
+    /// path.
     #[inline(always)]
     fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
         let pending = self.pending?;
+        if let Payload::Number(hint, Some(value)) = pending.payload {
+            // Read by the scanner already: an integer of at most 19 digits.
+            if hint == NumberHint::Float
+                || (value.negative && !signed)
+                || (signed && value.mantissa > i64::MAX.unsigned_abs())
+            {
+                return None;
+            }
+            self.commit_scalar(pending.len);
+            return Some((value.mantissa, value.negative));
+        }
         let Payload::Text(from, to, hint) = pending.payload else {
             return None;
         };
@@ -1441,14 +1537,14 @@ impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn read_null(&mut self) -> Result<()> {
         let pending = self.take("Null", |e| e == Entry::Null)?;
-        self.commit(pending);
+        self.commit_scalar(pending.len);
         Ok(())
     }
 
     #[inline]
     fn read_bool(&mut self) -> Result<bool> {
         let pending = self.take("Bool", |e| e == Entry::Bool)?;
-        self.commit(pending);
+        self.commit_scalar(pending.len);
         Ok(matches!(pending.payload, Payload::Bool(true)))
     }
 
@@ -1468,6 +1564,14 @@ impl<S: Input> Reader for JsonReader<S> {
         let start = self.pos;
         self.commit(pending);
         Ok(match pending.payload {
+            Payload::Number(hint, _) => {
+                let bytes = &self.input.window()[start..start + pending.len];
+                debug_assert!(bytes.is_ascii());
+                // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
+                // `E`, so the bytes are ASCII and therefore UTF-8.
+                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+                Number::Text(text, hint)
+            }
             Payload::Text(from, to, hint) => {
                 let bytes = &self.input.window()[start + from..start + to];
                 debug_assert!(bytes.is_ascii());
@@ -1496,11 +1600,26 @@ impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn read_i64(&mut self) -> Result<i64> {
         if let Some((magnitude, negative)) = self.take_short_integer(true) {
-            // At most 18 digits: fits an i64 either way.
+            // At most i64::MAX in magnitude: fits an i64 either way.
             let value = i64::try_from(magnitude).unwrap_or(i64::MAX);
             return Ok(if negative { -value } else { value });
         }
         let value = self.read_number()?.to_i64();
+        value.map_err(|e| self.decorate(e.or_span(self.span)))
+    }
+
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64> {
+        // The common case: a number the scanner read on the way, and the fast path of
+        // `decimal` settles, so its text is never walked again.
+        if let Some(pending) = self.pending
+            && let Payload::Number(_, Some(value)) = pending.payload
+            && let Some(value) = decimal::decimal_to_f64(value)
+        {
+            self.commit_scalar(pending.len);
+            return Ok(value);
+        }
+        let value = self.read_number()?.to_f64();
         value.map_err(|e| self.decorate(e.or_span(self.span)))
     }
 

@@ -1,8 +1,12 @@
-//! Byte-level scanning helpers: word-at-a-time search for the bytes that end a plain run of
-//! string content, and the number grammar. Pure functions over slices, so the reader can
-//! run them on a window and rerun them after a refill.
+//! Byte-level scanning helpers: the search for the bytes that end a plain run of string
+//! content and the skipping of indentation (16 bytes at a time with SSE2 on x86-64, 8 at a
+//! time in a general-purpose register elsewhere and for the tails), and the number grammar,
+//! which reads the number's digits into a [`Decimal`] on the same pass so that `read_f64`
+//! and the integer reads never walk the text again. Pure functions over slices, so the
+//! reader can run them on a window and rerun them after a refill.
 
 use sluice_core::NumberHint;
+use sluice_core::decimal::{Decimal, digits};
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -31,6 +35,9 @@ fn control_bytes(word: u64) -> u64 {
 /// or `hay.len()` if there is none. Sets `non_ascii` when a byte of 0x80 or more may have
 /// been passed over (it may also be set for bytes after the one found: never missed, at
 /// worst a needless UTF-8 check).
+///
+/// On x86-64 the search goes 16 bytes at a time with SSE2 (part of the baseline, so always
+/// there), then 8 at a time in a general-purpose register.
 #[inline(always)]
 pub(crate) fn find_string_special(
     hay: &[u8],
@@ -38,6 +45,67 @@ pub(crate) fn find_string_special(
     quote: u8,
     non_ascii: &mut bool,
 ) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let from = match find_string_special_sse2(hay, from, quote, non_ascii) {
+        Ok(found) => return found,
+        Err(tail) => tail,
+    };
+    find_string_special_words(hay, from, quote, non_ascii)
+}
+
+/// The 16-byte steps of [`find_string_special`]: `Ok` with the offset found, or `Err` with
+/// where fewer than 16 bytes are left.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn find_string_special_sse2(
+    hay: &[u8],
+    from: usize,
+    quote: u8,
+    non_ascii: &mut bool,
+) -> Result<usize, usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8, _mm_setzero_si128,
+    };
+    // SAFETY: the intrinsics need SSE2, which this function is compiled only with (it is
+    // part of the x86-64 baseline). Every load reads the 16 bytes at `at` with
+    // `at + 16 <= hay.len()`, inside `hay`, unaligned. Tested by
+    // `special_bytes_are_found_at_every_position_of_a_word` (runs of 0 to 51 bytes).
+    unsafe {
+        #[allow(clippy::cast_possible_wrap)]
+        let (quotes, backslashes, last_control) = (
+            _mm_set1_epi8(quote as i8),
+            _mm_set1_epi8(b'\\' as i8),
+            _mm_set1_epi8(0x1f),
+        );
+        let mut high = _mm_setzero_si128();
+        let mut at = from;
+        while at + 16 <= hay.len() {
+            let chunk = _mm_loadu_si128(hay.as_ptr().add(at).cast::<__m128i>());
+            high = _mm_or_si128(high, chunk);
+            // A byte is at most 0x1f when its unsigned minimum with 0x1f is the byte itself.
+            let special = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(chunk, quotes),
+                    _mm_cmpeq_epi8(chunk, backslashes),
+                ),
+                _mm_cmpeq_epi8(_mm_min_epu8(chunk, last_control), chunk),
+            );
+            let marks = _mm_movemask_epi8(special);
+            if marks != 0 {
+                *non_ascii |= _mm_movemask_epi8(high) != 0;
+                return Ok(at + marks.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        *non_ascii |= _mm_movemask_epi8(high) != 0;
+        Err(at)
+    }
+}
+
+/// [`find_string_special`] eight bytes at a time, then byte by byte.
+#[inline(always)]
+fn find_string_special_words(hay: &[u8], from: usize, quote: u8, non_ascii: &mut bool) -> usize {
     let quotes = LO * u64::from(quote);
     let backslashes = LO * u64::from(b'\\');
     let mut high = 0u64;
@@ -117,11 +185,35 @@ const fn escape_table(ascii_only: bool) -> [bool; 256] {
     table
 }
 
-/// Offset of the first byte at or after `from` that is not a space.
+/// Offset of the first byte at or after `from` that is not a space, or where fewer than 8
+/// bytes are left (the caller goes on byte by byte). Indentation is long runs of spaces:
+/// on x86-64 they are skipped 16 bytes at a time with SSE2, then 8 at a time.
 #[inline(always)]
 pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
     const SPACES: u64 = LO * 0x20;
     let mut at = from;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        // SAFETY: the intrinsics need SSE2, which this block is compiled only with (it is
+        // part of the x86-64 baseline). Every load reads the 16 bytes at `at` with
+        // `at + 16 <= bytes.len()`, inside `bytes`, unaligned. Tested by
+        // `space_runs_of_every_length_are_skipped`.
+        unsafe {
+            let spaces = _mm_set1_epi8(0x20);
+            while at + 16 <= bytes.len() {
+                let chunk = _mm_loadu_si128(bytes.as_ptr().add(at).cast::<__m128i>());
+                #[allow(clippy::cast_sign_loss)]
+                let same = _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, spaces)) as u32;
+                if same != 0xffff {
+                    return at + (!same).trailing_zeros() as usize;
+                }
+                at += 16;
+            }
+        }
+    }
     while at + 8 <= bytes.len() {
         let other = load(bytes, at) ^ SPACES;
         if other != 0 {
@@ -134,95 +226,152 @@ pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
 
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
-#[inline]
+#[inline(always)]
 pub(crate) fn is_word_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'.' | b'+' | b'-')
+    WORD_BYTES[usize::from(byte)]
 }
+
+/// The bytes of [`is_word_byte`], as a table: one load instead of a chain of ranges.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'+' | b'-');
+        byte += 1;
+    }
+    table
+};
 
 /// Length of the run of word bytes at the start of `bytes`.
 pub(crate) fn word_len(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_word_byte(b)).count()
 }
 
-/// Offset of the first byte at or after `from` that is not an ASCII digit.
-#[inline(always)]
-pub(crate) fn skip_digits(bytes: &[u8], from: usize) -> usize {
-    let mut at = from;
-    while at + 8 <= bytes.len() {
-        let word = load(bytes, at);
-        // A byte is a digit when its high nibble is 3 and adding 6 keeps it there. Carries
-        // from non-digit bytes only disturb the bytes above them, never the first one.
-        let high = LO * 0xF0;
-        let threes = LO * 0x30;
-        let not_digit = ((word & high) ^ threes) | ((word.wrapping_add(LO * 6) & high) ^ threes);
-        if not_digit != 0 {
-            return at + (not_digit.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    while at < bytes.len() && bytes[at].is_ascii_digit() {
-        at += 1;
-    }
-    at
-}
-
 /// What [`scan_number`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NumberScan {
-    /// A valid number of `len` bytes.
-    Valid { len: usize, hint: NumberHint },
+    /// A valid number of `len` bytes, with its value when it has at most 19 significant
+    /// digits and a moderate exponent (most numbers), read on the same pass.
+    Valid {
+        len: usize,
+        hint: NumberHint,
+        value: Option<Decimal>,
+    },
     /// Not a valid number; `len` bytes of it should be reported.
     Invalid { len: usize },
     /// The slice ended where the number might go on: get more bytes and scan again.
     NeedMore,
 }
 
-/// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`.
+/// Exponents beyond this are left to the general conversion (they overflow or underflow
+/// unless the digits compensate), and stop growing so the arithmetic cannot overflow.
+const EXPONENT_LIMIT: i64 = 100_000;
+
+/// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`, reading its digits into
+/// a [`Decimal`] on the way, so a conversion does not walk the text a second time.
 ///
 /// `at_end` says that nothing follows `bytes`; otherwise reaching the end of the slice
 /// asks for more. A number directly followed by a word byte (`01`, `1.5.2`, `2x`) is
 /// invalid as a whole.
-#[inline]
+#[inline(never)]
 pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
-    let mut at = 0;
-    let get = |at: usize| bytes.get(at).copied();
-    let mut hint = NumberHint::Integer;
-    if get(at) == Some(b'-') {
-        hint = NumberHint::NegInteger;
-        at += 1;
-    }
+    scan_number_inline(bytes, at_end)
+}
+
+/// [`scan_number`], inlined into the reader's common path.
+#[inline(always)]
+pub(crate) fn scan_number_inline(bytes: &[u8], at_end: bool) -> NumberScan {
+    // Past the end reads as NUL, which no rule accepts: every path that meets it ends in
+    // `invalid` or the final check, and both ask for more when the slice ran out.
+    let get = |at: usize| bytes.get(at).copied().unwrap_or(0);
+    let negative = get(0) == b'-';
+    let mut hint = if negative {
+        NumberHint::NegInteger
+    } else {
+        NumberHint::Integer
+    };
+    let mut at = usize::from(negative);
+    let mut mantissa = 0;
+    let mut significant = 0;
     match get(at) {
-        Some(b'0') => at += 1,
-        Some(b'1'..=b'9') => at = skip_digits(bytes, at + 1),
-        None if !at_end => return NumberScan::NeedMore,
+        b'0' => at += 1,
+        first @ b'1'..=b'9' => {
+            // Integer parts are mostly short (coordinates, counts): their first digits one
+            // at a time, longer runs (ids) eight at a time.
+            let start = at;
+            mantissa = u64::from(first - b'0');
+            at += 1;
+            while at < start + 4
+                && let digit @ b'0'..=b'9' = get(at)
+            {
+                mantissa = mantissa * 10 + u64::from(digit - b'0');
+                at += 1;
+            }
+            if at == start + 4 {
+                (at, mantissa) = digits(bytes, at, mantissa);
+            }
+            significant = at - start;
+        }
         _ => return invalid(bytes, at, at_end),
     }
-    if get(at) == Some(b'.') {
+    let mut exponent: i64 = 0;
+    if get(at) == b'.' {
         hint = NumberHint::Float;
-        let digits = at + 1;
-        at = skip_digits(bytes, digits);
-        if at == digits {
+        let start = at + 1;
+        at = start;
+        if significant == 0 {
+            // Leading zeros of `0.000123` are not significant digits.
+            while get(at) == b'0' {
+                at += 1;
+            }
+        }
+        let first_significant = at;
+        (at, mantissa) = digits(bytes, at, mantissa);
+        if at == start {
             return invalid(bytes, at, at_end);
         }
+        significant += at - first_significant;
+        exponent = -i64::try_from(at - start).unwrap_or(EXPONENT_LIMIT);
     }
-    if let Some(b'e' | b'E') = get(at) {
+    if let b'e' | b'E' = get(at) {
         hint = NumberHint::Float;
         at += 1;
-        if let Some(b'+' | b'-') = get(at) {
+        let negative_exponent = get(at) == b'-';
+        if let b'+' | b'-' = get(at) {
             at += 1;
         }
-        let digits = at;
-        while let Some(b'0'..=b'9') = get(at) {
+        let start = at;
+        let mut value: i64 = 0;
+        while let byte @ b'0'..=b'9' = get(at) {
+            if value < EXPONENT_LIMIT {
+                value = value * 10 + i64::from(byte - b'0');
+            }
             at += 1;
         }
-        if at == digits {
+        if at == start {
             return invalid(bytes, at, at_end);
         }
+        exponent += if negative_exponent { -value } else { value };
     }
-    match get(at) {
+    match bytes.get(at) {
         None if !at_end => NumberScan::NeedMore,
-        Some(b) if is_word_byte(b) => invalid(bytes, at, at_end),
-        _ => NumberScan::Valid { len: at, hint },
+        Some(&b) if is_word_byte(b) => invalid(bytes, at, at_end),
+        _ => {
+            let value = match i32::try_from(exponent) {
+                Ok(exponent) if significant <= 19 && exponent.abs() < 10_000 => Some(Decimal {
+                    negative,
+                    mantissa,
+                    exponent,
+                }),
+                _ => None,
+            };
+            NumberScan::Valid {
+                len: at,
+                hint,
+                value,
+            }
+        }
     }
 }
 
@@ -245,7 +394,7 @@ mod tests {
 
     #[test]
     fn special_bytes_are_found_at_every_position_of_a_word() {
-        for len in 0..20 {
+        for len in 0..52 {
             for at in 0..len {
                 for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
                     let mut bytes = vec![b'a'; len];
@@ -281,23 +430,31 @@ mod tests {
     }
 
     #[test]
+    fn space_runs_of_every_length_are_skipped() {
+        for from in 0..3 {
+            for len in 0..52 {
+                for stop in [b'x', b'\n', b'\t', 0x00, 0xA0, b'"'] {
+                    let mut bytes = vec![b'-'; from];
+                    bytes.extend(std::iter::repeat_n(b' ', len));
+                    bytes.push(stop);
+                    bytes.extend_from_slice(&[b' '; 20]);
+                    assert_eq!(skip_spaces(&bytes, from), from + len, "{from} {len} {stop}");
+                }
+                // Without a stop: wherever fewer than 8 bytes are left, or the end.
+                let mut bytes = vec![b'-'; from];
+                bytes.extend(std::iter::repeat_n(b' ', len));
+                let end = skip_spaces(&bytes, from);
+                assert!(end <= bytes.len() && end + 8 > bytes.len(), "{from} {len}");
+                assert!(bytes[from..end].iter().all(|&b| b == b' '));
+            }
+        }
+    }
+
+    #[test]
     fn escape_search_flags_non_ascii_only_when_asked() {
         let text = "abcdefgh é".as_bytes();
         assert_eq!(find_escape(text, 0, false), text.len());
         assert_eq!(find_escape(text, 0, true), 9);
-    }
-
-    #[test]
-    fn digit_runs_are_measured_at_every_length() {
-        for len in 0..20 {
-            for stop in [b'.', b'e', b'/', b':', 0xFF, 0x00, b' '] {
-                let mut bytes = vec![b'7'; len];
-                bytes.push(stop);
-                bytes.extend_from_slice(b"123456789");
-                assert_eq!(skip_digits(&bytes, 0), len, "{len} {stop}");
-            }
-        }
-        assert_eq!(skip_digits(b"0123456789", 0), 10);
     }
 
     #[test]
@@ -324,11 +481,21 @@ mod tests {
             assert!(!valid(bad), "{bad}");
         }
         assert_eq!(scan_number(b"12", false), NeedMore);
+        assert_eq!(scan_number(b"1.", false), NeedMore);
+        assert_eq!(scan_number(b"1e", false), NeedMore);
+        let decimal = |negative, mantissa, exponent| {
+            Some(Decimal {
+                negative,
+                mantissa,
+                exponent,
+            })
+        };
         assert_eq!(
             scan_number(b"12,", false),
             Valid {
                 len: 2,
-                hint: NumberHint::Integer
+                hint: NumberHint::Integer,
+                value: decimal(false, 12, 0),
             }
         );
         assert_eq!(scan_number(b"01]", true), Invalid { len: 2 });
@@ -336,15 +503,61 @@ mod tests {
             scan_number(b"-1]", true),
             Valid {
                 len: 2,
-                hint: NumberHint::NegInteger
+                hint: NumberHint::NegInteger,
+                value: decimal(true, 1, 0),
             }
         );
         assert_eq!(
             scan_number(b"1e3 ", true),
             Valid {
                 len: 3,
-                hint: NumberHint::Float
+                hint: NumberHint::Float,
+                value: decimal(false, 1, 3),
             }
         );
+    }
+
+    #[test]
+    fn numbers_are_read_on_the_scan() {
+        use NumberScan::Valid;
+        let value = |s: &str| match scan_number(s.as_bytes(), true) {
+            Valid { len, value, .. } if len == s.len() => value,
+            other => panic!("{s}: {other:?}"),
+        };
+        let decimal = |negative, mantissa, exponent| Decimal {
+            negative,
+            mantissa,
+            exponent,
+        };
+        assert_eq!(value("0"), Some(decimal(false, 0, 0)));
+        assert_eq!(value("-0.0"), Some(decimal(true, 0, -1)));
+        assert_eq!(
+            value("-65.613616999999977"),
+            Some(decimal(true, 65_613_616_999_999_977, -15))
+        );
+        assert_eq!(value("0.000125E+2"), Some(decimal(false, 125, -4)));
+        assert_eq!(
+            value("12345678901234567e-30"),
+            Some(decimal(false, 12_345_678_901_234_567, -30))
+        );
+        assert_eq!(
+            value("9999999999999999999"),
+            Some(decimal(false, 9_999_999_999_999_999_999, 0))
+        );
+        // Too many digits, or an exponent out of reach: only the grammar is checked.
+        assert_eq!(value("18446744073709551616"), None);
+        assert_eq!(value("1.00000000000000000000"), None);
+        assert_eq!(value("1e10000"), None);
+        assert_eq!(value("1e99999999999999999999"), None);
+        assert_eq!(value(&format!("0.{}1", "0".repeat(20_000))), None);
+        // Every value read on the scan agrees with the standard parser once converted.
+        for text in ["0.1", "-65.613616999999977", "1e22", "5e-324", "123.456e-7"] {
+            let expected: f64 = text.parse().unwrap();
+            let converted = value(text).and_then(sluice_core::decimal::decimal_to_f64);
+            assert!(
+                converted.is_none_or(|v| v.to_bits() == expected.to_bits()),
+                "{text}"
+            );
+        }
     }
 }

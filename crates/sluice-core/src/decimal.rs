@@ -1,0 +1,577 @@
+//! Fast conversions of decimal number text (strict JSON syntax) into native numbers.
+//!
+//! [`Number`](crate::Number) parses text with lexical-core, which handles every syntax and
+//! every error. Most numbers in real documents are short, though (a coordinate such as
+//! `-65.613616999999977`, a price, an id), and for those a specialised path is several
+//! times cheaper: digits are read eight at a time, and the value is computed with one
+//! correctly rounded floating-point operation or proven correct with exact integer
+//! arithmetic. These functions answer `None` for anything they cannot settle (other syntax,
+//! more than 19 significant digits, large exponents, ties), and the caller then takes the
+//! general path, which also builds the error. An answer that is `Some` is always the
+//! correctly rounded value.
+//!
+//! ```
+//! use sluice_core::decimal;
+//! assert_eq!(decimal::parse_f64(b"-65.613616999999977"), Some(-65.613616999999977));
+//! assert_eq!(decimal::parse_u64(b"1234"), Some(1234));
+//! assert_eq!(decimal::parse_i64(b"-12"), Some(-12));
+//! assert_eq!(decimal::parse_f64(b"1e400"), None); // the general path decides
+//! ```
+
+/// A number in strict JSON syntax, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, read
+/// as `mantissa * 10^exponent` with at most 19 significant digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decimal {
+    /// Whether the text starts with `-`.
+    pub negative: bool,
+    /// The significant digits as an integer.
+    pub mantissa: u64,
+    /// The power of ten that scales `mantissa`.
+    pub exponent: i32,
+}
+
+/// Whether the 8 bytes of `chunk` (little endian) are all ASCII digits.
+#[cfg(test)]
+fn eight_digits(chunk: u64) -> bool {
+    non_digit_bytes(chunk) == 0
+}
+
+/// The value of 8 ASCII digits (little endian, first digit in the lowest byte), combining
+/// pairs, then quads, then the two halves: three multiplications instead of eight steps.
+#[inline(always)]
+fn eight_digits_value(chunk: u64) -> u64 {
+    let values = chunk - 0x3030_3030_3030_3030;
+    // Each 16-bit lane: 10 * first + second.
+    let pairs = (values * 10 + (values >> 8)) & 0x00ff_00ff_00ff_00ff;
+    // Each 32-bit lane: 100 * first pair + second pair.
+    let quads = (pairs * 100 + (pairs >> 16)) & 0x0000_ffff_0000_ffff;
+    // 10_000 * first quad + second quad.
+    (quads & 0xffff) * 10_000 + (quads >> 32)
+}
+
+/// Reads the run of ASCII digits of `bytes` from `at` into `value` (as `value * 10 + digit`
+/// for each digit), eight at a time while it can; returns where the run ends and the value.
+/// The value wraps: a caller that needs it exact bounds the count (19 digits fit a `u64`).
+///
+/// ```
+/// use sluice_core::decimal::digits;
+/// assert_eq!(digits(b"-1234567890,", 1, 0), (11, 1_234_567_890));
+/// assert_eq!(digits(b"12x", 0, 5), (2, 512));
+/// ```
+#[must_use]
+#[inline(always)]
+pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let not_digits = non_digit_bytes(word);
+        if not_digits == 0 {
+            value = value
+                .wrapping_mul(100_000_000)
+                .wrapping_add(eight_digits_value(word));
+            at += 8;
+            continue;
+        }
+        // The run ends inside this word: take its first `count` bytes in one step, moved to
+        // the top of the word with '0's below them (leading zeros add nothing).
+        let count = (not_digits.trailing_zeros() / 8) as usize;
+        if count == 0 {
+            return (at, value);
+        }
+        let shift = 64 - 8 * count as u32;
+        let padded = (word << shift) | (0x3030_3030_3030_3030 >> (64 - shift));
+        value = value
+            .wrapping_mul(SMALL_POWERS[count])
+            .wrapping_add(eight_digits_value(padded));
+        return (at + count, value);
+    }
+    // Fewer than 8 bytes left.
+    while let Some(&byte) = bytes.get(at) {
+        if !byte.is_ascii_digit() {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(byte - b'0'));
+        at += 1;
+    }
+    (at, value)
+}
+
+/// 10^n for the digit counts of a partial word.
+const SMALL_POWERS: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// Marks (high bit set) the bytes of `word` that are not ASCII digits. Only the lowest mark
+/// is exact (a carry from a non-digit may mark bytes above it), which is all the digit run
+/// needs: a digit never carries or borrows.
+#[inline(always)]
+fn non_digit_bytes(word: u64) -> u64 {
+    (word.wrapping_add(0x4646_4646_4646_4646) | word.wrapping_sub(0x3030_3030_3030_3030))
+        & 0x8080_8080_8080_8080
+}
+
+/// Reads number text with up to 19 significant digits; `None` for more, or for anything
+/// that is not strict JSON number syntax (the whole of `text` must be the number).
+///
+/// ```
+/// use sluice_core::decimal::{Decimal, parse_decimal};
+/// let d = parse_decimal(b"-0.0125e2").unwrap();
+/// assert_eq!(d, Decimal { negative: true, mantissa: 125, exponent: -2 });
+/// assert_eq!(parse_decimal(b"01"), None);
+/// ```
+#[must_use]
+#[inline]
+pub fn parse_decimal(text: &[u8]) -> Option<Decimal> {
+    let (negative, rest) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    // Integer part: `0` or a digit 1-9 then digits.
+    let (mut at, mut mantissa) = match rest.first() {
+        Some(b'0') => (1, 0),
+        Some(b'1'..=b'9') => digits(rest, 0, 0),
+        _ => return None,
+    };
+    // Decided by the first digit, never by the (wrapping) value: every digit of an integer
+    // part that starts with 1-9 is significant.
+    let zero_integer = at == 1 && rest[0] == b'0';
+    let mut significant = if zero_integer { 0 } else { at };
+    let mut exponent: i32 = 0;
+    if rest.get(at) == Some(&b'.') {
+        let start = at + 1;
+        at = start;
+        if zero_integer {
+            // Leading zeros of the fraction (0.000123) are not significant digits.
+            while rest.get(at) == Some(&b'0') {
+                at += 1;
+            }
+        }
+        let first_significant = at;
+        (at, mantissa) = digits(rest, at, mantissa);
+        if at == start {
+            return None;
+        }
+        significant += at - first_significant;
+        exponent = -i32::try_from(at - start).ok()?;
+    }
+    if significant > 19 {
+        return None;
+    }
+    if let Some(b'e' | b'E') = rest.get(at) {
+        at += 1;
+        let negative_exponent = match rest.get(at) {
+            Some(b'-') => {
+                at += 1;
+                true
+            }
+            Some(b'+') => {
+                at += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = at;
+        let mut value: i32 = 0;
+        while let Some(&byte) = rest.get(at) {
+            if !byte.is_ascii_digit() {
+                break;
+            }
+            // Beyond this, the general path decides (zero, infinity or an error).
+            if value > 10_000 {
+                return None;
+            }
+            value = value * 10 + i32::from(byte - b'0');
+            at += 1;
+        }
+        if at == start {
+            return None;
+        }
+        exponent += if negative_exponent { -value } else { value };
+    }
+    if at != rest.len() {
+        return None;
+    }
+    Some(Decimal {
+        negative,
+        mantissa,
+        exponent,
+    })
+}
+
+/// Powers of ten that are exact as `f64`.
+const EXACT_POWERS: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Powers of ten as integers, up to 10^22 (74 bits, so `(2^54 + 1) * 10^22` fits in 128).
+const INTEGER_POWERS: [u128; 23] = {
+    let mut table = [1u128; 23];
+    let mut i = 1;
+    while i < 23 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// The `f64` nearest to `mantissa / 10^q`, given `candidate`, a positive normal value at
+/// most one step away from it; proven with exact integer arithmetic. `None` when the
+/// numbers do not fit the proof, the value is a tie, or it lies further away (the caller
+/// then takes the general path).
+#[inline(always)]
+fn nearest(candidate: f64, mantissa: u64, q: usize) -> Option<f64> {
+    let bits = candidate.to_bits();
+    let biased = i32::try_from(bits >> 52).ok()?;
+    let fraction = bits & ((1 << 52) - 1);
+    // Next to a power of two the spacing of doubles changes: leave those rare cases (the
+    // candidate or its neighbour below is one) to the general path rather than prove them.
+    if biased == 0 || biased >= 0x7fe || fraction <= 1 {
+        return None;
+    }
+    let significand = fraction | (1 << 52);
+    // candidate = significand * 2^(biased - 1075), and the doubles next to it are half a
+    // step, 2^(biased - 1076), away from the midpoints. Multiplying everything by
+    // 10^q * 2^shift with shift = 1076 - biased makes every quantity an integer: the value
+    // becomes `scaled`, the candidate `center` and half a step `power`.
+    let shift = u32::try_from(1076 - biased).ok()?;
+    if u128::from(mantissa).leading_zeros() <= shift {
+        return None;
+    }
+    let scaled = u128::from(mantissa) << shift;
+    let power = INTEGER_POWERS[q];
+    let center = u128::from(2 * significand) * power;
+    let (distance, step) = if scaled >= center {
+        (scaled - center, 1)
+    } else {
+        (center - scaled, -1i64)
+    };
+    if distance < power {
+        Some(candidate)
+    } else if distance > power && distance < 3 * power {
+        // Within the interval of the neighbour on that side (never a power of two below,
+        // and a power of two above has an even wider interval above it).
+        Some(f64::from_bits(bits.checked_add_signed(step)?))
+    } else {
+        None
+    }
+}
+
+/// `mantissa * 10^exponent` (with the sign) as the nearest `f64`; `None` when the general
+/// path must decide.
+///
+/// Exact cases (a mantissa up to 2^53 and a power of ten up to 10^22) are one correctly
+/// rounded operation. Longer mantissas with a small negative exponent, the usual shape of
+/// coordinates and measurements, are divided in floating point and the result is then
+/// proven correctly rounded (or moved to the neighbour that is) with exact 128-bit integer
+/// arithmetic.
+#[must_use]
+#[inline(always)]
+pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
+    let Decimal {
+        negative,
+        mantissa,
+        exponent,
+    } = decimal;
+    let sign = if negative { -1.0 } else { 1.0 };
+    if mantissa == 0 {
+        return Some(sign * 0.0);
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let approximate = mantissa as f64;
+    let q = exponent.unsigned_abs() as usize;
+    if mantissa <= 1 << 53 {
+        return match exponent {
+            0..=22 => Some(sign * approximate * EXACT_POWERS[q]),
+            -22..0 => Some(sign * approximate / EXACT_POWERS[q]),
+            _ => None,
+        };
+    }
+    if !(-22..0).contains(&exponent) {
+        return None;
+    }
+    // Two roundings (of the mantissa, then of the quotient), each within half a step: the
+    // quotient is the nearest double or next to it.
+    let candidate = approximate / EXACT_POWERS[q];
+    Some(sign * nearest(candidate, mantissa, q)?)
+}
+
+/// `text` (strict JSON number syntax) as the nearest `f64`; `None` when the general path
+/// must decide.
+#[must_use]
+#[inline]
+pub fn parse_f64(text: &[u8]) -> Option<f64> {
+    decimal_to_f64(parse_decimal(text)?)
+}
+
+/// `text` as an unsigned integer when it is plain digits (no sign, fraction or exponent)
+/// that fit; `None` otherwise.
+#[must_use]
+#[inline]
+pub fn parse_u64(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || text.len() > 19 || (text[0] == b'0' && text.len() > 1) {
+        return None;
+    }
+    let (at, value) = digits(text, 0, 0);
+    (at == text.len()).then_some(value)
+}
+
+/// `text` as a signed integer when it is `-`? and plain digits that fit; `None` otherwise.
+#[must_use]
+#[inline]
+pub fn parse_i64(text: &[u8]) -> Option<i64> {
+    match text.split_first() {
+        Some((b'-', digits)) => {
+            let magnitude = parse_u64(digits)?;
+            // -0 is 0; i64::MIN's magnitude is 2^63.
+            0i64.checked_sub_unsigned(magnitude)
+        }
+        _ => i64::try_from(parse_u64(text)?).ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn check(text: &str) -> bool {
+        let expected: f64 = text.parse().unwrap();
+        match parse_f64(text.as_bytes()) {
+            Some(value) => {
+                assert_eq!(value.to_bits(), expected.to_bits(), "{text}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn floats_match_the_standard_parser() {
+        let cases = [
+            "0",
+            "-0",
+            "0.0",
+            "-0.0e5",
+            "1",
+            "-65.613616999999977",
+            "43.420273000000009",
+            "-65.6136170",
+            "0.1",
+            "0.30000000000000004",
+            "123456789012345678",
+            "1e22",
+            "1e23",
+            "1e-22",
+            "1e-23",
+            "9007199254740993",
+            "9007199254740993e-1",
+            "9007199254740992",
+            "9007199254740995",
+            "2.2250738585072014e-308",
+            "2.2250738585072011e-308",
+            "1.7976931348623157e308",
+            "1.7976931348623159e308",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324",
+            "1234567890123456789",
+            "9999999999999999999",
+            "0.000001234567890123456",
+            "3.141592653589793238",
+            "-0.0000000000000000000000001",
+            "12345.678901234567e-3",
+            "1E+2",
+            "1e+0",
+            "1e-0",
+            "0.5",
+            "1.5e-10",
+        ];
+        for case in cases {
+            check(case);
+        }
+        assert!(check("-65.613616999999977"));
+        assert!(check("0.1"));
+    }
+
+    #[test]
+    fn shortest_prints_of_random_bits_read_back_exactly() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut fast = 0;
+        for _ in 0..200_000 {
+            let value = f64::from_bits(rng.next());
+            if !value.is_finite() {
+                continue;
+            }
+            // Both notations: `{:?}` switches to an exponent for large and small values.
+            for text in [format!("{value:?}"), format!("{value}")] {
+                if check(&text) {
+                    fast += 1;
+                }
+            }
+        }
+        assert!(fast > 1000, "fast path taken {fast} times");
+    }
+
+    #[test]
+    fn long_mantissas_with_fractions_are_taken_by_the_fast_path_and_exact() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut fast = 0;
+        let mut total = 0;
+        for _ in 0..200_000 {
+            let state = rng.next();
+            let width = 15 + (state % 5) as u32; // 15..=19 digits
+            let low = 10u64.pow(width - 1);
+            let mantissa = low + rng.next() % (9 * low);
+            let digits = mantissa.to_string();
+            let point = 1 + (state >> 40) as usize % (digits.len() - 1);
+            let sign = if state & 1 == 0 { "" } else { "-" };
+            let text = format!("{sign}{}.{}", &digits[..point], &digits[point..]);
+            total += 1;
+            if check(&text) {
+                fast += 1;
+            }
+        }
+        assert!(fast * 10 > total * 9, "fast path taken {fast} of {total}");
+    }
+
+    #[test]
+    fn halfway_cases_and_their_neighbours_are_exact() {
+        // x + half an ulp, just below and just above it, for values near 1 and near 100.
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        for _ in 0..20_000 {
+            let base = 1.0 + (rng.next() % 1_000_000) as f64 / 7.0;
+            let next = f64::from_bits(base.to_bits() + 1);
+            // The exact midpoint has more digits than 19; these 17-19 digit
+            // neighbours of it stress the proof right at the boundary.
+            for digits in 17..=19 {
+                let mid = format!("{:.*}", digits - 3, (base + next) / 2.0);
+                check(&mid);
+            }
+            check(&format!("{base:.20}"));
+        }
+        // Exact ties are left to the general path or correct.
+        for tie in ["9007199254740993", "9007199254740995", "4503599627370497.5"] {
+            check(tie);
+        }
+    }
+
+    #[test]
+    fn exponent_extremes_and_subnormals_are_correct_or_declined() {
+        for text in [
+            "1e308",
+            "1e309",
+            "1e-324",
+            "5e-324",
+            "1e-400",
+            "123456789e-320",
+            "4.9406564584124654e-324",
+            "2.225073858507201e-308",
+            "1e10000",
+            "1e-10000",
+        ] {
+            let expected: f64 = text.parse().unwrap();
+            if let Some(value) = parse_f64(text.as_bytes()) {
+                assert_eq!(value.to_bits(), expected.to_bits(), "{text}");
+            }
+        }
+        assert_eq!(parse_f64(b"1e99999"), None);
+    }
+
+    #[test]
+    fn other_syntax_goes_to_the_general_path() {
+        for case in [
+            "",
+            "-",
+            "+1",
+            ".5",
+            "5.",
+            "01",
+            "1e",
+            "1e+",
+            "0x10",
+            "Infinity",
+            "NaN",
+            "1_000",
+            "1 ",
+            "12345678901234567890",
+            "1.00000000000000000000",
+            // 64 trailing zeros make the wrapping digit sum zero: still too many digits.
+            "6178787134922198000000000000000000000000000000000000000000000000000000000000000",
+        ] {
+            assert_eq!(parse_f64(case.as_bytes()), None, "{case}");
+        }
+    }
+
+    #[test]
+    fn eight_digits_at_once() {
+        for text in ["00000000", "12345678", "99999999", "90000001"] {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(text.as_bytes());
+            let word = u64::from_le_bytes(word);
+            assert!(eight_digits(word));
+            assert_eq!(eight_digits_value(word), text.parse::<u64>().unwrap());
+        }
+        for text in ["1234567a", "/2345678", ":2345678", "1234 678"] {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(text.as_bytes());
+            assert!(!eight_digits(u64::from_le_bytes(word)), "{text}");
+        }
+    }
+
+    #[test]
+    fn digit_runs_of_every_length_and_position_are_read_whole() {
+        for offset in 0..3 {
+            for len in 0..=20 {
+                for stop in [b'.', b'e', b'/', b':', 0xFF, 0x00, b' '] {
+                    for tail in [0, 1, 9] {
+                        let mut bytes = vec![b'-'; offset];
+                        bytes.extend((0..len).map(|i| b'1' + (i % 9) as u8));
+                        if tail > 0 {
+                            bytes.push(stop);
+                            bytes.extend(std::iter::repeat_n(b'7', tail - 1));
+                        }
+                        let text = std::str::from_utf8(&bytes[offset..offset + len]).unwrap();
+                        let expected = text.parse::<u64>().unwrap_or(0);
+                        let (end, value) = digits(&bytes, offset, 0);
+                        assert_eq!(end, offset + len, "{bytes:?}");
+                        if len <= 19 {
+                            assert_eq!(value, expected, "{bytes:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // The value continues from the one passed in.
+        assert_eq!(digits(b"34", 0, 12), (2, 1234));
+        assert_eq!(digits(b"345678901,", 0, 12), (9, 12_345_678_901));
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_u64(b"0"), Some(0));
+        assert_eq!(parse_u64(b""), None);
+        assert_eq!(parse_u64(b"18446744073709551615"), None);
+        assert_eq!(
+            parse_u64(b"9999999999999999999"),
+            Some(9_999_999_999_999_999_999)
+        );
+        assert_eq!(parse_u64(b"007"), None);
+        assert_eq!(parse_u64(b"1.0"), None);
+        assert_eq!(parse_u64(b"-1"), None);
+        assert_eq!(parse_i64(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(parse_i64(b"9223372036854775808"), None);
+        assert_eq!(parse_i64(b"-0"), Some(0));
+        assert_eq!(parse_i64(b"-12"), Some(-12));
+        assert_eq!(parse_i64(b"-"), None);
+    }
+}

@@ -1,0 +1,240 @@
+//! Numbers read at the call site: `read_f64`, `read_i64` and `read_u64` agree with the
+//! standard library's parsers on the number text, on every path (the scanner reads most
+//! values on its pass; the rest take the general conversion).
+
+mod common;
+
+use common::Trickle;
+use sluice_core::{Entry, NumberHint, Reader, codes as core_codes};
+use sluice_json::JsonReader;
+
+/// Reads `json` twice in lockstep: once as number text, once as typed values (from the
+/// slice, and through `io::Read` in `chunk`-byte reads so numbers straddle refills), and
+/// checks every typed value against the text. Returns how many numbers were checked.
+fn check_numbers(json: &[u8], chunk: usize) -> usize {
+    let mut texts = JsonReader::from_slice(json);
+    let mut slice = JsonReader::from_slice(json);
+    let mut io = JsonReader::from_read(Trickle { bytes: json, chunk });
+    let mut checked = 0;
+    loop {
+        let entry = texts.peek().unwrap();
+        assert_eq!(slice.peek().unwrap(), entry);
+        assert_eq!(io.peek().unwrap(), entry);
+        match entry {
+            Entry::Ended => return checked,
+            Entry::Number(hint) => {
+                let text = texts.read_number().unwrap().as_text().unwrap().to_owned();
+                match hint {
+                    NumberHint::Float => {
+                        let expected = text.parse::<f64>().unwrap();
+                        if expected.is_infinite() {
+                            // Finite text beyond the range of f64 is an error, not infinity.
+                            let err = slice.read_f64().unwrap_err();
+                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
+                            assert_eq!(io.read_f64().unwrap_err().code(), err.code());
+                        } else {
+                            let bits = expected.to_bits();
+                            assert_eq!(slice.read_f64().unwrap().to_bits(), bits, "{text}");
+                            assert_eq!(io.read_f64().unwrap().to_bits(), bits, "{text}");
+                        }
+                    }
+                    NumberHint::NegInteger => match text.parse::<i64>() {
+                        Ok(expected) => {
+                            assert_eq!(slice.read_i64().unwrap(), expected, "{text}");
+                            assert_eq!(io.read_i64().unwrap(), expected, "{text}");
+                        }
+                        Err(_) => {
+                            let err = slice.read_i64().unwrap_err();
+                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
+                            assert_eq!(io.read_i64().unwrap_err().code(), err.code());
+                        }
+                    },
+                    _ => match text.parse::<u64>() {
+                        Ok(expected) => {
+                            assert_eq!(slice.read_u64().unwrap(), expected, "{text}");
+                            assert_eq!(io.read_u64().unwrap(), expected, "{text}");
+                        }
+                        Err(_) => {
+                            let err = slice.read_u64().unwrap_err();
+                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
+                            assert_eq!(io.read_u64().unwrap_err().code(), err.code());
+                        }
+                    },
+                }
+                checked += 1;
+            }
+            _ => {
+                texts.skip_token();
+                slice.skip_token();
+                io.skip_token();
+            }
+        }
+    }
+}
+
+/// Moves past one token of any kind.
+trait SkipToken {
+    fn skip_token(&mut self);
+}
+
+impl<R: Reader> SkipToken for R {
+    fn skip_token(&mut self) {
+        match self.peek().unwrap() {
+            Entry::MapRoot => drop(self.read_map_root().unwrap()),
+            Entry::MapEnd => self.read_map_end().unwrap(),
+            Entry::ArrayRoot => drop(self.read_array_root().unwrap()),
+            Entry::ArrayEnd => self.read_array_end().unwrap(),
+            Entry::Name => drop(self.read_name().unwrap().len()),
+            Entry::String => drop(self.read_str().unwrap().len()),
+            Entry::Bool => drop(self.read_bool().unwrap()),
+            Entry::Null => self.read_null().unwrap(),
+            other => panic!("unexpected {other}"),
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn array(items: &[String]) -> Vec<u8> {
+    format!("[{}]", items.join(",")).into_bytes()
+}
+
+#[test]
+fn corpus_numbers_read_as_the_standard_parsers_read_them() {
+    for file in [
+        "bench/canada.json",
+        "bench/citm_catalog.json",
+        "bench/twitter.json",
+    ] {
+        let Some(path) = sluice_core::testing::corpus_file(file) else {
+            return;
+        };
+        let json = std::fs::read(path).unwrap();
+        assert!(check_numbers(&json, 4093) > 100, "{file}");
+    }
+}
+
+#[test]
+fn random_doubles_printed_shortest_read_back_exactly() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut items = Vec::new();
+    while items.len() < 20_000 {
+        let value = f64::from_bits(rng.next());
+        if value.is_finite() {
+            // `{:?}` uses an exponent for large and small magnitudes; `{:e}` always does.
+            items.push(format!("{value:?}"));
+            items.push(format!("{value:e}"));
+        }
+    }
+    assert_eq!(check_numbers(&array(&items), 7), items.len());
+}
+
+#[test]
+fn long_mantissas_exponent_extremes_and_halfway_cases_are_correctly_rounded() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut items = Vec::new();
+    for _ in 0..10_000 {
+        // 15 to 20 significant digits, the point anywhere, an exponent sometimes.
+        let width = 15 + (rng.next() % 6) as usize;
+        let digits: String = (0..width)
+            .map(|i| {
+                let low = u8::from(i == 0);
+                char::from(b'0' + low + (rng.next() % u64::from(10 - low)) as u8)
+            })
+            .collect();
+        let point = 1 + (rng.next() as usize) % (width - 1);
+        let sign = if rng.next().is_multiple_of(2) {
+            ""
+        } else {
+            "-"
+        };
+        let mut text = format!("{sign}{}.{}", &digits[..point], &digits[point..]);
+        if rng.next().is_multiple_of(3) {
+            let exponent = (rng.next() % 700) as i64 - 350;
+            text.push_str(&format!("e{exponent}"));
+        }
+        items.push(text);
+    }
+    // Halfway between neighbouring doubles, and just either side of it.
+    for _ in 0..2_000 {
+        let base = f64::from_bits(0x3ff0_0000_0000_0000 + rng.next() % (1 << 52));
+        let next = f64::from_bits(base.to_bits() + 1);
+        let mid = (base + next) / 2.0;
+        for precision in [16, 17, 18, 25] {
+            items.push(format!("{mid:.precision$}"));
+        }
+        items.push(format!("{base:.30}"));
+    }
+    for text in [
+        "0",
+        "-0",
+        "0.0",
+        "-0.0",
+        "0e0",
+        "1e22",
+        "1e23",
+        "1e-22",
+        "1e-23",
+        "9007199254740993",
+        "9007199254740993.0",
+        "4503599627370497.5",
+        "1.7976931348623157e308",
+        "1.7976931348623158e308",
+        "2.2250738585072014e-308",
+        "2.2250738585072011e-308",
+        "4.9406564584124654e-324",
+        "2.4703282292062327e-324",
+        "2.4703282292062328e-324",
+        "1e-400",
+        "0.000000000000000000000000000001",
+        "123456789012345678901234567890e-20",
+        "6178787134922198000000000000000000000000000000000000000000000000000000000000000.5",
+    ] {
+        items.push(text.to_owned());
+    }
+    assert_eq!(check_numbers(&array(&items), 5), items.len());
+}
+
+#[test]
+fn integers_at_the_limits_read_exactly_or_fail_with_a_range_error() {
+    let items: Vec<String> = [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "9223372036854775807",
+        "-9223372036854775807",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "9999999999999999999",
+        "-9999999999999999999",
+        "99999999999999999999",
+        "123456789012345678",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    assert_eq!(check_numbers(&array(&items), 3), items.len());
+    // `-0` is zero for unsigned targets; other negatives are out of range.
+    let mut reader = JsonReader::from_str("[-0, -1, 1e400]");
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_u64().unwrap(), 0);
+    let err = reader.read_u64().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    let err = reader.read_f64().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(err.span(), Some(sluice_core::Span::new(9, 14)));
+}
