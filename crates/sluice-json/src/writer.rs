@@ -486,8 +486,12 @@ impl<W: io::Write> JsonWriter<W> {
             _ => return Err(self.misplaced_key()),
         }
         self.escape_body(key);
-        self.out
-            .extend_from_slice(if self.colon_space { b"\": " } else { b"\":" });
+        // Two constant-size copies rather than one copy of a length known only at run time.
+        if self.colon_space {
+            self.out.extend_from_slice(b"\": ");
+        } else {
+            self.out.extend_from_slice(b"\":");
+        }
         self.level.slot = Slot::Value;
         Ok(())
     }
@@ -867,22 +871,22 @@ impl<W: io::Write> Writer for JsonWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_root(&mut self, _len: Option<usize>) -> Result<()> {
         self.open(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_end(&mut self) -> Result<()> {
         self.close(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_root(&mut self, _len: Option<usize>) -> Result<()> {
         self.open(false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_end(&mut self) -> Result<()> {
         self.close(false)
     }

@@ -229,7 +229,7 @@ impl<W: io::Write> MsgPackWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_str_bytes(&mut self, value: &str) -> Result<()> {
         let len = value.len();
         if len > u32::MAX as usize {
@@ -242,7 +242,7 @@ impl<W: io::Write> MsgPackWriter<W> {
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_uint(&mut self, v: u64) {
         #[allow(clippy::cast_possible_truncation)]
         if v <= 0x7f {
@@ -258,7 +258,7 @@ impl<W: io::Write> MsgPackWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_int(&mut self, v: i64) {
         if v >= 0 {
             return self.write_uint(v.unsigned_abs());
@@ -470,12 +470,12 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_str(&mut self, value: &str) -> Result<()> {
         self.write_str_bytes(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_name(&mut self, name: &str) -> Result<()> {
         if !self.in_key_position() {
             return Err(structure("a name written where no map key is expected"));
@@ -604,22 +604,22 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_root(&mut self, len: Option<usize>) -> Result<()> {
         self.open(len, true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_end(&mut self) -> Result<()> {
         self.close(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_root(&mut self, len: Option<usize>) -> Result<()> {
         self.open(len, false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_end(&mut self) -> Result<()> {
         self.close(false)
     }
