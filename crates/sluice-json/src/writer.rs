@@ -147,6 +147,17 @@ enum Slot {
     Value,
 }
 
+/// Where a value stands, as [`JsonWriter::begin_value`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// An item of an array or the value of an object member.
+    Item,
+    /// A root value.
+    Root,
+    /// Key position: a scalar there is written as a key.
+    Key,
+}
+
 /// One level of nesting: what it expects next and how its items are separated.
 ///
 /// The separators are ranges of the writer's `pad` buffer (see [`JsonWriter::pad`]), so
@@ -376,10 +387,10 @@ impl<W: io::Write> JsonWriter<W> {
             .extend_from_slice(&self.pad[usize::from(from)..self.level.end]);
     }
 
-    /// Writes what goes before a value; `false` (having written nothing) when the value
-    /// stands in key position.
+    /// Writes what goes before a value and says where it stands (in key position having
+    /// written nothing).
     #[inline(always)]
-    fn begin_value(&mut self) -> Result<bool> {
+    fn begin_value(&mut self) -> Result<Place> {
         match self.level.slot {
             Slot::ArrayNext => self.separate(false),
             Slot::ArrayFirst => {
@@ -387,10 +398,13 @@ impl<W: io::Write> JsonWriter<W> {
                 self.level.slot = Slot::ArrayNext;
             }
             Slot::Value => self.level.slot = Slot::KeyNext,
-            Slot::KeyFirst | Slot::KeyNext => return Ok(false),
-            Slot::Root => self.begin_root()?,
+            Slot::KeyFirst | Slot::KeyNext => return Ok(Place::Key),
+            Slot::Root => {
+                self.begin_root()?;
+                return Ok(Place::Root);
+            }
         }
-        Ok(true)
+        Ok(Place::Item)
     }
 
     #[inline(never)]
@@ -406,14 +420,15 @@ impl<W: io::Write> JsonWriter<W> {
         Ok(())
     }
 
-    /// Records a completed scalar.
+    /// Records a completed scalar written at `place`.
     #[inline(always)]
-    fn end_scalar(&mut self) -> Result<()> {
-        // A scalar uses up `inline_next` unless it is inside a one-line container (where
-        // everything is on one line anyway and the request waits for a container).
-        self.inline_next &= self.level.inline;
-        if self.level.slot == Slot::Root {
+    fn end_scalar(&mut self, place: Place) -> Result<()> {
+        if place == Place::Root {
             self.end_root();
+        } else {
+            // A scalar uses up `inline_next` unless it is inside a one-line container (where
+            // everything is on one line anyway and the request waits for a container).
+            self.inline_next &= self.level.inline;
         }
         self.maybe_flush()
     }
@@ -430,9 +445,10 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes a scalar whose JSON text `write` appends; in key position it is quoted.
     #[inline(always)]
     fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
-        if self.begin_value()? {
+        let place = self.begin_value()?;
+        if place != Place::Key {
             write(&mut self.out);
-            return self.end_scalar();
+            return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
         self.begin_key()?;
@@ -476,14 +492,14 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes a key, its quotes and the colon. (No flush check: the value comes next.)
     #[inline(always)]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
-        match self.level.slot {
-            Slot::KeyNext if !self.options.pretty => self.out.extend_from_slice(b",\""),
-            Slot::KeyFirst if !self.options.pretty => self.out.push(b'"'),
-            Slot::KeyNext | Slot::KeyFirst => {
-                self.separate(self.level.slot == Slot::KeyFirst);
-                self.out.push(b'"');
-            }
-            _ => return Err(self.misplaced_key()),
+        let slot = self.level.slot;
+        if slot == Slot::KeyNext && !self.options.pretty {
+            self.out.extend_from_slice(b",\"");
+        } else if slot == Slot::KeyFirst && !self.options.pretty {
+            self.out.push(b'"');
+        } else {
+            self.begin_key()?;
+            self.out.push(b'"');
         }
         self.escape_body(key);
         // Two constant-size copies rather than one copy of a length known only at run time.
@@ -527,7 +543,7 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[inline(always)]
     fn open(&mut self, object: bool) -> Result<()> {
-        if !self.begin_value()? {
+        if self.begin_value()? == Place::Key {
             return Err(misuse("a container as an object key"));
         }
         let slot = if object {
@@ -812,11 +828,12 @@ impl<W: io::Write> Writer for JsonWriter<W> {
 
     #[inline(always)]
     fn write_str(&mut self, value: &str) -> Result<()> {
-        if !self.begin_value()? {
+        let place = self.begin_value()?;
+        if place == Place::Key {
             return self.write_key_text(value);
         }
         self.escape_into(value);
-        self.end_scalar()
+        self.end_scalar(place)
     }
 
     #[inline(always)]
@@ -839,13 +856,14 @@ impl<W: io::Write> Writer for JsonWriter<W> {
                 "JsonWriter (set WriterOptions::blob to BlobMode::Base64)",
             )),
             BlobMode::Base64 => {
-                if !self.begin_value()? {
+                let place = self.begin_value()?;
+                if place == Place::Key {
                     return Err(misuse("raw bytes as an object key"));
                 }
                 self.out.push(b'"');
                 base64::encode_into(value, &mut self.out);
                 self.out.push(b'"');
-                self.end_scalar()
+                self.end_scalar(place)
             }
         }
     }
