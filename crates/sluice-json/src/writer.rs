@@ -494,7 +494,10 @@ impl<W: io::Write> JsonWriter<W> {
     fn write_key_text(&mut self, key: &str) -> Result<()> {
         let slot = self.level.slot;
         if slot == Slot::KeyNext && !self.options.pretty {
-            self.out.extend_from_slice(b",\"");
+            // Single pushes: they stay inline even in a caller too large for the slice
+            // copy of `extend_from_slice` to be inlined (which then costs a call).
+            self.out.push(b',');
+            self.out.push(b'"');
         } else if slot == Slot::KeyFirst && !self.options.pretty {
             self.out.push(b'"');
         } else {
@@ -502,11 +505,10 @@ impl<W: io::Write> JsonWriter<W> {
             self.out.push(b'"');
         }
         self.escape_body(key);
-        // Two constant-size copies rather than one copy of a length known only at run time.
+        self.out.push(b'"');
+        self.out.push(b':');
         if self.colon_space {
-            self.out.extend_from_slice(b"\": ");
-        } else {
-            self.out.extend_from_slice(b"\":");
+            self.out.push(b' ');
         }
         self.level.slot = Slot::Value;
         Ok(())
