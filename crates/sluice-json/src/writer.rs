@@ -391,23 +391,33 @@ impl<W: io::Write> JsonWriter<W> {
     /// written nothing).
     #[inline(always)]
     fn begin_value(&mut self) -> Result<Place> {
-        match self.level.slot {
-            Slot::ArrayNext => self.separate(false),
-            Slot::ArrayFirst => {
-                self.separate(true);
-                self.level.slot = Slot::ArrayNext;
-            }
-            Slot::Value => self.level.slot = Slot::KeyNext,
-            Slot::KeyFirst | Slot::KeyNext => return Ok(Place::Key),
-            Slot::Root => {
-                self.begin_root()?;
-                return Ok(Place::Root);
-            }
+        // The three common slots compared one by one rather than a `match` on all six: that
+        // becomes a jump table, an indirect jump whose target changes from value to value
+        // and is mispredicted far more often than these compares.
+        let slot = self.level.slot;
+        if slot == Slot::ArrayNext {
+            self.separate(false);
+        } else if slot == Slot::Value {
+            self.level.slot = Slot::KeyNext;
+        } else if slot == Slot::ArrayFirst {
+            self.separate(true);
+            self.level.slot = Slot::ArrayNext;
+        } else {
+            return self.begin_root_or_key();
         }
         Ok(Place::Item)
     }
 
+    /// [`begin_value`](Self::begin_value) at the top level or in key position.
     #[inline(never)]
+    fn begin_root_or_key(&mut self) -> Result<Place> {
+        if self.level.slot != Slot::Root {
+            return Ok(Place::Key);
+        }
+        self.begin_root()?;
+        Ok(Place::Root)
+    }
+
     fn begin_root(&mut self) -> Result<()> {
         if self.roots > 0 {
             if !self.options.multiple_values {
@@ -591,10 +601,19 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[inline(always)]
     fn close(&mut self, object: bool) -> Result<()> {
-        let empty = match (self.level.slot, object) {
-            (Slot::ArrayFirst, false) | (Slot::KeyFirst, true) => true,
-            (Slot::ArrayNext, false) | (Slot::KeyNext, true) => false,
-            _ => return Err(self.misplaced_end(object)),
+        // Two compares (`object` is constant where this is inlined), no jump table.
+        let (first, next) = if object {
+            (Slot::KeyFirst, Slot::KeyNext)
+        } else {
+            (Slot::ArrayFirst, Slot::ArrayNext)
+        };
+        let slot = self.level.slot;
+        let empty = if slot == next {
+            false
+        } else if slot == first {
+            true
+        } else {
+            return Err(self.misplaced_end(object));
         };
         if !empty && self.options.pretty && !self.level.inline {
             // The line break and the indentation of the enclosing level.
