@@ -15,6 +15,8 @@ use sluice_core::base64;
 
 use crate::{codes, scan};
 
+mod text;
+
 /// How `NaN` and the infinities are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NonFinite {
@@ -128,16 +130,62 @@ impl Default for WriterOptions {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Frame {
-    object: bool,
-    /// Items (arrays) or members (objects) written so far.
-    count: usize,
-    /// In an object: a key was written and its value is due.
-    after_key: bool,
-    /// Written on one line.
-    inline: bool,
+/// What the innermost open container (or the top level) expects next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// No container is open: a root value is next.
+    Root,
+    /// An array before its first item.
+    ArrayFirst,
+    /// An array after at least one item.
+    ArrayNext,
+    /// An object before its first key.
+    KeyFirst,
+    /// An object after at least one member: a key or the end.
+    KeyNext,
+    /// An object after a key: its value.
+    Value,
 }
+
+/// Where a value stands, as [`JsonWriter::begin_value`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// An item of an array or the value of an object member.
+    Item,
+    /// A root value.
+    Root,
+    /// Key position: a scalar there is written as a key.
+    Key,
+}
+
+/// One level of nesting: what it expects next and how its items are separated.
+///
+/// The separators are ranges of the writer's `pad` buffer (see [`JsonWriter::pad`]), so
+/// the comma, line break and indentation before an item are one copy.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    slot: Slot,
+    /// On one line inside pretty output.
+    inline: bool,
+    /// `pad[next..end]` goes before every item but the first...
+    next: u8,
+    /// ... and `pad[first..end]` before the first.
+    first: u8,
+    end: usize,
+}
+
+impl Level {
+    const ROOT: Level = Level {
+        slot: Slot::Root,
+        inline: false,
+        next: 0,
+        first: 0,
+        end: 0,
+    };
+}
+
+/// Start of the line break in a pretty writer's `pad`: `", "` then `","` come first.
+const PAD_LINE: usize = 3;
 
 /// Output is handed to the sink once this much is buffered.
 const FLUSH_AT: usize = 32 * 1024;
@@ -193,7 +241,15 @@ pub struct JsonWriter<W: io::Write> {
     sink: W,
     out: Vec<u8>,
     options: WriterOptions,
-    stack: Vec<Frame>,
+    /// The innermost level (the top level when no container is open).
+    level: Level,
+    /// The levels enclosing `level`, outermost first: one per open container.
+    stack: Vec<Level>,
+    /// Separators: `","` in condensed output; in pretty output `", "` (between items on one
+    /// line), then `","`, the line break and as much indentation as the deepest level needs.
+    pad: Vec<u8>,
+    /// `": "` after keys rather than `":"`.
+    colon_space: bool,
     roots: usize,
     inline_next: bool,
     inline_mode: bool,
@@ -216,11 +272,21 @@ fn misuse(message: impl Into<String>) -> Error {
 impl<W: io::Write> JsonWriter<W> {
     /// A writer into `sink`.
     pub fn new(sink: W, options: WriterOptions) -> JsonWriter<W> {
+        let mut pad = Vec::new();
+        if options.pretty {
+            pad.extend_from_slice(b", ,");
+            pad.extend_from_slice(options.newline.as_bytes());
+        } else {
+            pad.push(b',');
+        }
         JsonWriter {
             sink,
             out: Vec::with_capacity(1024),
+            colon_space: options.pretty && options.space_after_colon,
             options,
+            level: Level::ROOT,
             stack: Vec::new(),
+            pad,
             roots: 0,
             inline_next: false,
             inline_mode: false,
@@ -303,94 +369,96 @@ impl<W: io::Write> JsonWriter<W> {
         Ok(())
     }
 
-    fn is_inline(&self) -> bool {
-        !self.options.pretty || self.stack.last().is_some_and(|f| f.inline)
-    }
-
-    fn newline_and_indent(&mut self, depth: usize) {
-        self.out.extend_from_slice(self.options.newline.as_bytes());
-        for _ in 0..depth {
-            self.out.extend_from_slice(self.options.indent.as_bytes());
-        }
-    }
-
-    /// Writes what goes before a value; `false` when the value stands in key position.
+    /// Writes the separator before an item of the innermost container.
     #[inline(always)]
-    fn before_value(&mut self) -> Result<bool> {
-        let pretty = self.options.pretty;
-        let depth = self.stack.len();
-        let Some(frame) = self.stack.last_mut() else {
-            if self.roots > 0 {
-                if !self.options.multiple_values {
-                    return Err(misuse("a second root value (multiple_values is off)"));
-                }
-                if !self.line_per_value {
-                    self.out.extend_from_slice(self.options.newline.as_bytes());
-                }
+    fn separate(&mut self, first: bool) {
+        if !self.options.pretty {
+            if !first {
+                self.out.push(b',');
             }
-            return Ok(true);
+            return;
+        }
+        let from = if first {
+            self.level.first
+        } else {
+            self.level.next
         };
-        if frame.object {
-            if !frame.after_key {
-                return Ok(false);
-            }
-            return Ok(true);
-        }
-        let inline = frame.inline || !pretty;
-        if frame.count > 0 {
-            self.out.push(b',');
-            if inline && pretty {
-                self.out.push(b' ');
-            }
-        }
-        if !inline {
-            self.newline_and_indent(depth);
-        }
-        Ok(true)
+        self.out
+            .extend_from_slice(&self.pad[usize::from(from)..self.level.end]);
     }
 
-    /// Records a completed value.
+    /// Writes what goes before a value and says where it stands (in key position having
+    /// written nothing).
     #[inline(always)]
-    fn after_value(&mut self) -> Result<()> {
-        match self.stack.last_mut() {
-            Some(frame) => {
-                frame.count += 1;
-                frame.after_key = false;
+    fn begin_value(&mut self) -> Result<Place> {
+        // The three common slots compared one by one rather than a `match` on all six: that
+        // becomes a jump table, an indirect jump whose target changes from value to value
+        // and is mispredicted far more often than these compares.
+        let slot = self.level.slot;
+        if slot == Slot::ArrayNext {
+            self.separate(false);
+        } else if slot == Slot::Value {
+            self.level.slot = Slot::KeyNext;
+        } else if slot == Slot::ArrayFirst {
+            self.separate(true);
+            self.level.slot = Slot::ArrayNext;
+        } else {
+            return self.begin_root_or_key();
+        }
+        Ok(Place::Item)
+    }
+
+    /// [`begin_value`](Self::begin_value) at the top level or in key position.
+    #[inline(never)]
+    fn begin_root_or_key(&mut self) -> Result<Place> {
+        if self.level.slot != Slot::Root {
+            return Ok(Place::Key);
+        }
+        self.begin_root()?;
+        Ok(Place::Root)
+    }
+
+    fn begin_root(&mut self) -> Result<()> {
+        if self.roots > 0 {
+            if !self.options.multiple_values {
+                return Err(misuse("a second root value (multiple_values is off)"));
             }
-            None => {
-                self.roots += 1;
-                self.inline_next = false;
-                self.final_newline_done = false;
-                if self.line_per_value {
-                    self.out.push(b'\n');
-                }
+            if !self.line_per_value {
+                self.out.extend_from_slice(self.options.newline.as_bytes());
             }
+        }
+        Ok(())
+    }
+
+    /// Records a completed scalar written at `place`.
+    #[inline(always)]
+    fn end_scalar(&mut self, place: Place) -> Result<()> {
+        if place == Place::Root {
+            self.end_root();
+        } else {
+            // A scalar uses up `inline_next` unless it is inside a one-line container (where
+            // everything is on one line anyway and the request waits for a container).
+            self.inline_next &= self.level.inline;
         }
         self.maybe_flush()
+    }
+
+    fn end_root(&mut self) {
+        self.roots += 1;
+        self.inline_next = false;
+        self.final_newline_done = false;
+        if self.line_per_value {
+            self.out.push(b'\n');
+        }
     }
 
     /// Writes a scalar whose JSON text `write` appends; in key position it is quoted.
     #[inline(always)]
     fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
-        // Condensed output, inside an array or after a key (nearly every scalar): what
-        // `before_value`, `take_inline_next` and `after_value` do there, in one step.
-        if !self.options.pretty
-            && let Some(frame) = self.stack.last_mut()
-            && (!frame.object || frame.after_key)
-        {
-            if !frame.object && frame.count > 0 {
-                self.out.push(b',');
-            }
-            frame.count += 1;
-            frame.after_key = false;
+        let place = self.begin_value()?;
+        if place != Place::Key {
             write(&mut self.out);
-            self.inline_next = false;
-            return self.maybe_flush();
-        }
-        if self.before_value()? {
-            write(&mut self.out);
-            self.take_inline_next();
-            return self.after_value();
+            return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
         self.begin_key()?;
@@ -398,147 +466,203 @@ impl<W: io::Write> JsonWriter<W> {
         write(&mut self.out);
         self.out.push(b'"');
         self.end_key();
-        Ok(())
-    }
-
-    fn take_inline_next(&mut self) {
-        if self.stack.last().is_none_or(|f| !f.inline) {
-            self.inline_next = false;
-        }
-    }
-
-    fn begin_key(&mut self) -> Result<()> {
-        let pretty = self.options.pretty;
-        let depth = self.stack.len();
-        let Some(frame) = self.stack.last_mut() else {
-            return Err(misuse("a key outside of an object"));
-        };
-        if !frame.object {
-            return Err(misuse("a key inside an array"));
-        }
-        if frame.after_key {
-            return Err(misuse("a key where the value of the previous key is due"));
-        }
-        let inline = frame.inline || !pretty;
-        if frame.count > 0 {
-            self.out.push(b',');
-            if inline && pretty {
-                self.out.push(b' ');
-            }
-        }
-        if !inline {
-            self.newline_and_indent(depth);
-        }
-        Ok(())
-    }
-
-    fn end_key(&mut self) {
-        self.out.push(b':');
-        if self.options.space_after_colon && self.options.pretty {
-            self.out.push(b' ');
-        }
-        if let Some(frame) = self.stack.last_mut() {
-            frame.after_key = true;
-        }
-    }
-
-    /// Writes a key. Condensed output inside an object where a key is due (nearly every
-    /// key) takes a short path; everything else, errors included, the general one.
-    #[inline]
-    fn write_key_text(&mut self, key: &str) -> Result<()> {
-        let pretty = self.options.pretty;
-        match self.stack.last_mut() {
-            Some(frame) if frame.object && !frame.after_key && !pretty => {
-                let comma = frame.count > 0;
-                frame.after_key = true;
-                if comma {
-                    self.out.push(b',');
-                }
-                self.escape_into(key);
-                self.out.push(b':');
-                self.maybe_flush()
-            }
-            _ => self.write_key_text_general(key),
-        }
-    }
-
-    fn write_key_text_general(&mut self, key: &str) -> Result<()> {
-        self.begin_key()?;
-        self.escape_into(key);
-        self.end_key();
         self.maybe_flush()
     }
 
+    /// Writes what goes before a key, or says why no key may stand here.
+    #[inline(always)]
+    fn begin_key(&mut self) -> Result<()> {
+        match self.level.slot {
+            Slot::KeyNext => self.separate(false),
+            Slot::KeyFirst => self.separate(true),
+            _ => return Err(self.misplaced_key()),
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn misplaced_key(&self) -> Error {
+        misuse(match self.level.slot {
+            Slot::Root => "a key outside of an object",
+            Slot::Value => "a key where the value of the previous key is due",
+            _ => "a key inside an array",
+        })
+    }
+
+    #[inline(always)]
+    fn end_key(&mut self) {
+        if self.colon_space {
+            self.out.extend_from_slice(b": ");
+        } else {
+            self.out.push(b':');
+        }
+        self.level.slot = Slot::Value;
+    }
+
+    /// Writes a key, its quotes and the colon. (No flush check: the value comes next.)
+    #[inline(always)]
+    fn write_key_text(&mut self, key: &str) -> Result<()> {
+        let slot = self.level.slot;
+        if slot == Slot::KeyNext && !self.options.pretty {
+            // Single pushes: they stay inline even in a caller too large for the slice
+            // copy of `extend_from_slice` to be inlined (which then costs a call).
+            self.out.push(b',');
+            self.out.push(b'"');
+        } else if slot == Slot::KeyFirst && !self.options.pretty {
+            self.out.push(b'"');
+        } else {
+            self.begin_key()?;
+            self.out.push(b'"');
+        }
+        self.escape_body(key);
+        self.out.push(b'"');
+        self.out.push(b':');
+        if self.colon_space {
+            self.out.push(b' ');
+        }
+        self.level.slot = Slot::Value;
+        Ok(())
+    }
+
+    /// The level of a container opened in pretty output, one deeper than the current one;
+    /// grows `pad` to its indentation.
+    fn pretty_level(&mut self, inline: bool, slot: Slot) -> Level {
+        if inline {
+            return Level {
+                slot,
+                inline: true,
+                next: 0,
+                first: 2,
+                end: 2,
+            };
+        }
+        let depth = self.stack.len() + 1;
+        let end =
+            PAD_LINE + self.options.newline.len() + depth.saturating_mul(self.options.indent.len());
+        while self.pad.len() < end {
+            self.pad.extend_from_slice(self.options.indent.as_bytes());
+        }
+        Level {
+            slot,
+            inline: false,
+            #[allow(clippy::cast_possible_truncation)]
+            next: (PAD_LINE - 1) as u8,
+            #[allow(clippy::cast_possible_truncation)]
+            first: PAD_LINE as u8,
+            end,
+        }
+    }
+
+    #[inline(always)]
     fn open(&mut self, object: bool) -> Result<()> {
-        if !self.before_value()? {
+        if self.begin_value()? == Place::Key {
             return Err(misuse("a container as an object key"));
         }
-        let parent_inline = self.is_inline() && !self.stack.is_empty();
-        let inline = self.options.pretty && (parent_inline || self.inline_next || self.inline_mode);
+        let slot = if object {
+            Slot::KeyFirst
+        } else {
+            Slot::ArrayFirst
+        };
+        let level = if self.options.pretty {
+            self.open_pretty(slot)
+        } else {
+            self.inline_next = false;
+            Level {
+                slot,
+                inline: false,
+                next: 0,
+                first: 1,
+                end: 1,
+            }
+        };
+        self.out.push(if object { b'{' } else { b'[' });
+        self.stack.push(self.level);
+        self.level = level;
+        Ok(())
+    }
+
+    /// The level of a container opened in pretty output; starts it on a line of its own
+    /// when `nested_on_new_line` asks for that.
+    #[inline(never)]
+    fn open_pretty(&mut self, slot: Slot) -> Level {
+        let inline = self.level.inline || self.inline_next || self.inline_mode;
         self.inline_next = false;
-        if self.options.pretty
-            && self.options.nested_on_new_line
-            && !inline
-            && self.stack.last().is_some_and(|f| f.object)
-        {
+        // `begin_value` has moved an object parent from `Value` to `KeyNext`.
+        if self.options.nested_on_new_line && !inline && self.level.slot == Slot::KeyNext {
             // Drop the space after the colon and start the container on its own line.
             if self.out.last() == Some(&b' ') {
                 self.out.pop();
             }
-            let depth = self.stack.len();
-            self.newline_and_indent(depth);
+            self.out
+                .extend_from_slice(&self.pad[PAD_LINE..self.level.end]);
         }
-        self.out.push(if object { b'{' } else { b'[' });
-        self.stack.push(Frame {
-            object,
-            count: 0,
-            after_key: false,
-            inline,
-        });
-        Ok(())
+        self.pretty_level(inline, slot)
     }
 
+    #[inline(always)]
     fn close(&mut self, object: bool) -> Result<()> {
-        let Some(frame) = self.stack.last().copied() else {
-            return Err(misuse("a container end with no open container"));
+        // Two compares (`object` is constant where this is inlined), no jump table.
+        let (first, next) = if object {
+            (Slot::KeyFirst, Slot::KeyNext)
+        } else {
+            (Slot::ArrayFirst, Slot::ArrayNext)
         };
-        if frame.object != object {
-            return Err(misuse(if object {
-                "a map end inside an array"
-            } else {
-                "an array end inside an object"
-            }));
-        }
-        if frame.after_key {
-            return Err(misuse("an object ends after a key with no value"));
-        }
-        self.stack.pop();
-        if frame.count > 0 && self.options.pretty && !frame.inline {
-            let depth = self.stack.len();
-            self.newline_and_indent(depth);
+        let slot = self.level.slot;
+        let empty = if slot == next {
+            false
+        } else if slot == first {
+            true
+        } else {
+            return Err(self.misplaced_end(object));
+        };
+        if !empty && self.options.pretty && !self.level.inline {
+            // The line break and the indentation of the enclosing level.
+            let end = self.level.end - self.options.indent.len();
+            self.out.extend_from_slice(&self.pad[PAD_LINE..end]);
         }
         self.out.push(if object { b'}' } else { b']' });
-        self.after_value()
+        if let Some(parent) = self.stack.pop() {
+            self.level = parent;
+        }
+        if self.level.slot == Slot::Root {
+            self.end_root();
+        }
+        self.maybe_flush()
+    }
+
+    #[cold]
+    fn misplaced_end(&self, object: bool) -> Error {
+        misuse(match (self.level.slot, object) {
+            (Slot::Root, _) => "a container end with no open container",
+            (Slot::Value, true) => "an object ends after a key with no value",
+            (_, true) => "a map end inside an array",
+            (_, false) => "an array end inside an object",
+        })
     }
 
     /// Appends `text` as a JSON string literal. Most strings (and nearly all keys) need no
-    /// escape: one scan and one copy.
+    /// escape: one check and one copy.
     #[inline(always)]
     fn escape_into(&mut self, text: &str) {
-        let bytes = text.as_bytes();
-        let first = scan::find_escape(bytes, 0, self.options.escape_non_ascii);
-        self.out.reserve(bytes.len() + 2);
         self.out.push(b'"');
-        if first < bytes.len() {
+        self.escape_body(text);
+        self.out.push(b'"');
+    }
+
+    /// [`escape_into`](Self::escape_into) without the quotes.
+    #[inline(always)]
+    fn escape_body(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        if text::needs_escape(bytes, self.options.escape_non_ascii) {
+            let first = scan::find_escape(bytes, 0, self.options.escape_non_ascii);
             self.escape_from(text, first);
         } else {
             self.out.extend_from_slice(bytes);
         }
-        self.out.push(b'"');
     }
 
-    /// The escaping part of [`escape_into`](Self::escape_into): `text[at..]` starts with a
-    /// byte to escape; writes everything but the closing quote.
+    /// The escaping part of [`escape_body`](Self::escape_body): `text[at..]` starts with a
+    /// byte to escape.
     #[inline(never)]
     fn escape_from(&mut self, text: &str, mut at: usize) {
         let ascii_only = self.options.escape_non_ascii;
@@ -572,6 +696,33 @@ impl<W: io::Write> JsonWriter<W> {
             at = scan::find_escape(bytes, at, ascii_only);
         }
         self.out.extend_from_slice(&bytes[run..]);
+    }
+
+    /// Number text as it is, after checking that it is a JSON number.
+    #[inline(always)]
+    fn write_number_text(&mut self, text: &str) -> Result<()> {
+        let valid = text::is_json_number(text.as_bytes());
+        debug_assert_eq!(valid, scan::is_json_number(text.as_bytes()));
+        if !valid {
+            return Err(invalid_number_text(text));
+        }
+        self.scalar(|out| out.extend_from_slice(text.as_bytes()))
+    }
+
+    /// A number that is not text: formatted.
+    #[inline(never)]
+    fn write_typed_number(&mut self, number: Number<'_>) -> Result<()> {
+        match number {
+            Number::Text(text, _) => self.write_number_text(text),
+            Number::I64(v) => self.scalar(|out| push_lexical(out, v)),
+            Number::U64(v) => self.scalar(|out| push_lexical(out, v)),
+            Number::I128(v) => self.scalar(|out| push_lexical(out, v)),
+            Number::U128(v) => self.scalar(|out| push_lexical(out, v)),
+            Number::F32(v) if v.is_finite() => self.scalar(|out| push_shortest_f32(out, v)),
+            Number::F64(v) if v.is_finite() => self.scalar(|out| push_shortest_f64(out, v)),
+            Number::F32(v) => self.write_non_finite(f64::from(v)),
+            Number::F64(v) => self.write_non_finite(v),
+        }
     }
 
     fn write_non_finite(&mut self, value: f64) -> Result<()> {
@@ -643,6 +794,14 @@ impl JsonWriter<Vec<u8>> {
     }
 }
 
+#[cold]
+fn invalid_number_text(text: &str) -> Error {
+    Error::new(
+        codes::INVALID_NUMBER_TEXT,
+        format!("`{text}` is not a JSON number"),
+    )
+}
+
 fn push_unicode_escape(out: &mut Vec<u8>, unit: u16) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.extend_from_slice(&[
@@ -688,41 +847,26 @@ impl<W: io::Write> Writer for JsonWriter<W> {
         self.scalar(|out| out.extend_from_slice(if value { b"true" } else { b"false" }))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_str(&mut self, value: &str) -> Result<()> {
-        if !self.before_value()? {
+        let place = self.begin_value()?;
+        if place == Place::Key {
             return self.write_key_text(value);
         }
         self.escape_into(value);
-        self.take_inline_next();
-        self.after_value()
+        self.end_scalar(place)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_name(&mut self, name: &str) -> Result<()> {
         self.write_key_text(name)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_number(&mut self, number: Number<'_>) -> Result<()> {
         match number {
-            Number::Text(text, _) => {
-                if !scan::is_json_number(text.as_bytes()) {
-                    return Err(Error::new(
-                        codes::INVALID_NUMBER_TEXT,
-                        format!("`{text}` is not a JSON number"),
-                    ));
-                }
-                self.scalar(|out| out.extend_from_slice(text.as_bytes()))
-            }
-            Number::I64(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::U64(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::I128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::U128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::F32(v) if v.is_finite() => self.scalar(|out| push_shortest_f32(out, v)),
-            Number::F64(v) if v.is_finite() => self.scalar(|out| push_shortest_f64(out, v)),
-            Number::F32(v) => self.write_non_finite(f64::from(v)),
-            Number::F64(v) => self.write_non_finite(v),
+            Number::Text(text, _) => self.write_number_text(text),
+            typed => self.write_typed_number(typed),
         }
     }
 
@@ -733,14 +877,14 @@ impl<W: io::Write> Writer for JsonWriter<W> {
                 "JsonWriter (set WriterOptions::blob to BlobMode::Base64)",
             )),
             BlobMode::Base64 => {
-                if !self.before_value()? {
+                let place = self.begin_value()?;
+                if place == Place::Key {
                     return Err(misuse("raw bytes as an object key"));
                 }
                 self.out.push(b'"');
                 base64::encode_into(value, &mut self.out);
                 self.out.push(b'"');
-                self.take_inline_next();
-                self.after_value()
+                self.end_scalar(place)
             }
         }
     }
@@ -752,7 +896,7 @@ impl<W: io::Write> Writer for JsonWriter<W> {
                 "JsonWriter (set WriterOptions::ext to ExtMode::Object)",
             )),
             ExtMode::Object => {
-                if matches!(self.stack.last(), Some(f) if f.object && !f.after_key) {
+                if matches!(self.level.slot, Slot::KeyFirst | Slot::KeyNext) {
                     return Err(misuse("an extension value as an object key"));
                 }
                 self.write_map_root(Some(2))?;
@@ -766,22 +910,22 @@ impl<W: io::Write> Writer for JsonWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_root(&mut self, _len: Option<usize>) -> Result<()> {
         self.open(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_end(&mut self) -> Result<()> {
         self.close(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_root(&mut self, _len: Option<usize>) -> Result<()> {
         self.open(false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_end(&mut self) -> Result<()> {
         self.close(false)
     }

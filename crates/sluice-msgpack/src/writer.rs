@@ -31,16 +31,37 @@ const RESERVED: usize = 5;
 const SHIFT_LIMIT: usize = 1024;
 /// Buffered bytes that trigger a write to the sink, when nothing is waiting for a length.
 const FLUSH_AT: usize = 64 * 1024;
+/// The item budget of the top level and of containers of unknown length: never used up, and
+/// even, so that in a map the parity of what is left is the parity of what was written.
+const UNLIMITED: u64 = u64::MAX - 1;
 
-/// A container being written.
+/// A container being written (or the top level).
 #[derive(Debug, Clone, Copy)]
 struct Frame {
-    map: bool,
-    /// Items (a map counts keys and values) declared by the caller, when it gave a length.
-    declared: Option<u64>,
-    written: u64,
+    /// Items (a map counts keys and values) that may still be written: the declared count
+    /// minus those written, or what is left of [`UNLIMITED`].
+    left: u64,
+    /// What `left` started at.
+    start: u64,
     /// Index into `patches` of the reserved header, for containers of unknown length.
     patch: usize,
+    map: bool,
+    /// The caller gave the length.
+    declared: bool,
+}
+
+impl Frame {
+    const TOP: Frame = Frame {
+        left: UNLIMITED,
+        start: UNLIMITED,
+        patch: usize::MAX,
+        map: false,
+        declared: false,
+    };
+
+    fn written(&self) -> u64 {
+        self.start - self.left
+    }
 }
 
 /// A reserved header: `used` of its `RESERVED` bytes are the real header once known.
@@ -80,10 +101,16 @@ struct Patch {
 pub struct MsgPackWriter<W: io::Write> {
     out: W,
     buf: Vec<u8>,
+    /// The innermost open container, or the top level.
+    frame: Frame,
+    /// The frames enclosing `frame`, outermost (the top level) first.
     stack: Vec<Frame>,
     patches: Vec<Patch>,
     /// Containers of unknown length still open; while any is, nothing is flushed.
     open_patches: usize,
+    /// The buffer is handed to the sink once it holds this much: [`FLUSH_AT`], or never
+    /// while a container of unknown length is open.
+    flush_at: usize,
     options: WriterOptions,
 }
 
@@ -91,6 +118,7 @@ fn structure(message: impl Into<String>) -> Error {
     Error::new(core_codes::INVALID_STRUCTURE, message)
 }
 
+#[cold]
 fn too_long(what: &str, len: usize) -> Error {
     Error::new(
         codes::LENGTH_TOO_LARGE,
@@ -105,9 +133,11 @@ impl<W: io::Write> MsgPackWriter<W> {
         MsgPackWriter {
             out,
             buf: Vec::with_capacity(1024),
+            frame: Frame::TOP,
             stack: Vec::new(),
             patches: Vec::new(),
             open_patches: 0,
+            flush_at: FLUSH_AT,
             options: WriterOptions::default(),
         }
     }
@@ -153,25 +183,21 @@ impl<W: io::Write> MsgPackWriter<W> {
     }
 
     /// Counts one item in the open container, checking its declared length.
-    #[inline]
+    #[inline(always)]
     fn item(&mut self) -> Result<()> {
-        if let Some(frame) = self.stack.last_mut() {
-            if let Some(declared) = frame.declared
-                && frame.written == declared
-            {
-                return Err(self.overflow());
-            }
-            frame.written += 1;
+        if self.frame.left == 0 {
+            return Err(self.overflow());
         }
+        self.frame.left -= 1;
         Ok(())
     }
 
     #[cold]
     fn overflow(&self) -> Error {
-        let (what, count) = match self.stack.last() {
-            Some(frame) if frame.map => ("map", frame.declared.unwrap_or(0) / 2),
-            Some(frame) => ("array", frame.declared.unwrap_or(0)),
-            None => ("value", 0),
+        let (what, count) = match self.frame {
+            _ if self.stack.is_empty() => ("value", 0),
+            frame if frame.map => ("map", frame.start / 2),
+            frame => ("array", frame.start),
         };
         Error::new(
             codes::LENGTH_MISMATCH,
@@ -179,12 +205,13 @@ impl<W: io::Write> MsgPackWriter<W> {
         )
     }
 
-    #[inline]
+    #[inline(always)]
     fn in_key_position(&self) -> bool {
-        matches!(self.stack.last(), Some(frame) if frame.map && frame.written % 2 == 0)
+        // Maps start from an even budget: an even number left is an even number written.
+        self.frame.map && self.frame.left.is_multiple_of(2)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_len_header(&mut self, len: usize, fix: u8, fix_max: usize, markers: [u8; 3]) {
         // `markers`: 8-bit, 16-bit and 32-bit forms (0 when the kind has no 8-bit form).
         // Lengths were checked against u32::MAX by the callers, so the casts are exact.
@@ -202,19 +229,20 @@ impl<W: io::Write> MsgPackWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_str_bytes(&mut self, value: &str) -> Result<()> {
         let len = value.len();
         if len > u32::MAX as usize {
             return Err(too_long("str", len));
         }
         self.item()?;
+        self.buf.reserve(len + 5);
         self.write_len_header(len, 0xa0, 31, [0xd9, 0xda, 0xdb]);
         self.buf.extend_from_slice(value.as_bytes());
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_uint(&mut self, v: u64) {
         #[allow(clippy::cast_possible_truncation)]
         if v <= 0x7f {
@@ -230,7 +258,7 @@ impl<W: io::Write> MsgPackWriter<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_int(&mut self, v: i64) {
         if v >= 0 {
             return self.write_uint(v.unsigned_abs());
@@ -273,111 +301,140 @@ impl<W: io::Write> MsgPackWriter<W> {
         self.put(0xcb, &v.to_bits().to_be_bytes());
     }
 
+    #[inline(always)]
     fn open(&mut self, len: Option<usize>, map: bool) -> Result<()> {
-        let what = if map { "map" } else { "array" };
-        let declared = match len {
-            Some(len) if len > u32::MAX as usize => return Err(too_long(what, len)),
-            Some(len) => Some(if map { 2 * len as u64 } else { len as u64 }),
-            None => None,
-        };
-        self.item()?;
-        let (fix, max, markers) = if map {
-            (0x80, 15, [0, 0xde, 0xdf])
+        let (fix, markers) = if map {
+            (0x80, [0, 0xde, 0xdf])
         } else {
-            (0x90, 15, [0, 0xdc, 0xdd])
+            (0x90, [0, 0xdc, 0xdd])
         };
-        let patch = match len {
-            Some(len) => {
-                self.write_len_header(len, fix, max, markers);
-                usize::MAX
-            }
-            None => {
-                self.patches.push(Patch {
-                    at: self.buf.len(),
-                    used: RESERVED as u8,
-                });
-                self.buf.extend_from_slice(&[0; RESERVED]);
-                self.open_patches += 1;
-                self.patches.len() - 1
-            }
+        let Some(len) = len else {
+            return self.open_unknown(map);
         };
-        self.stack.push(Frame {
+        if len > u32::MAX as usize {
+            return Err(too_long(if map { "map" } else { "array" }, len));
+        }
+        self.item()?;
+        self.write_len_header(len, fix, 15, markers);
+        let start = if map { 2 * len as u64 } else { len as u64 };
+        self.stack.push(self.frame);
+        self.frame = Frame {
+            left: start,
+            start,
+            patch: usize::MAX,
             map,
-            declared,
-            written: 0,
-            patch,
-        });
+            declared: true,
+        };
         Ok(())
     }
 
-    fn close(&mut self, map: bool) -> Result<()> {
-        let what = if map { "map" } else { "array" };
-        let Some(&frame) = self.stack.last() else {
-            return Err(structure(format!("{what} end without an open {what}")));
+    /// Opens a container whose length is learned at its end: its header is reserved.
+    #[inline(never)]
+    fn open_unknown(&mut self, map: bool) -> Result<()> {
+        self.item()?;
+        #[allow(clippy::cast_possible_truncation)]
+        self.patches.push(Patch {
+            at: self.buf.len(),
+            used: RESERVED as u8,
+        });
+        self.buf.extend_from_slice(&[0; RESERVED]);
+        self.open_patches += 1;
+        self.flush_at = usize::MAX;
+        self.stack.push(self.frame);
+        self.frame = Frame {
+            left: UNLIMITED,
+            start: UNLIMITED,
+            patch: self.patches.len() - 1,
+            map,
+            declared: false,
         };
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn close(&mut self, map: bool) -> Result<()> {
+        // A container of declared length, complete: nothing to check or patch.
+        if self.frame.declared && self.frame.left == 0 && self.frame.map == map {
+            if let Some(parent) = self.stack.pop() {
+                self.frame = parent;
+            }
+            return self.maybe_flush();
+        }
+        self.close_general(map)
+    }
+
+    #[inline(never)]
+    fn close_general(&mut self, map: bool) -> Result<()> {
+        let what = if map { "map" } else { "array" };
+        let frame = self.frame;
+        if self.stack.is_empty() {
+            return Err(structure(format!("{what} end without an open {what}")));
+        }
         if frame.map != map {
             let open = if frame.map { "map" } else { "array" };
             return Err(structure(format!("{what} end while a {open} is open")));
         }
-        if map && frame.written % 2 == 1 {
+        if map && frame.written() % 2 == 1 {
             return Err(structure("map end after a key with no value"));
         }
-        if let Some(declared) = frame.declared {
-            if frame.written != declared {
-                let (declared, written) = if map {
-                    (declared / 2, frame.written / 2)
-                } else {
-                    (declared, frame.written)
-                };
-                return Err(Error::new(
-                    codes::LENGTH_MISMATCH,
-                    format!("{what} was declared with {declared} item(s) but got {written}"),
-                ));
-            }
-        } else {
-            let len = if map {
-                frame.written / 2
+        if frame.declared {
+            let (declared, written) = if map {
+                (frame.start / 2, frame.written() / 2)
             } else {
-                frame.written
+                (frame.start, frame.written())
             };
-            let len = usize::try_from(len).unwrap_or(usize::MAX);
-            if len > u32::MAX as usize {
-                return Err(too_long(what, len));
-            }
-            // Write the real header at the end of the buffer, then move it into place.
-            let end = self.buf.len();
-            let (fix, markers) = if map {
-                (0x80, [0, 0xde, 0xdf])
-            } else {
-                (0x90, [0, 0xdc, 0xdd])
-            };
-            self.write_len_header(len, fix, 15, markers);
-            let used = self.buf.len() - end;
-            let at = self.patches[frame.patch].at;
-            self.buf.copy_within(end.., at);
-            self.buf.truncate(end);
-            let content = end - at - RESERVED;
-            if frame.patch + 1 == self.patches.len() && content <= SHIFT_LIMIT {
-                // No gap inside and little to move: close the gap now (one short memmove)
-                // instead of leaving it for the flush.
-                self.buf.copy_within(at + RESERVED..end, at + used);
-                self.buf.truncate(end - (RESERVED - used));
-                self.patches.pop();
-            } else {
-                #[allow(clippy::cast_possible_truncation)]
-                {
-                    self.patches[frame.patch].used = used as u8;
-                }
-            }
-            self.open_patches -= 1;
+            return Err(Error::new(
+                codes::LENGTH_MISMATCH,
+                format!("{what} was declared with {declared} item(s) but got {written}"),
+            ));
         }
-        self.stack.pop();
+        let len = if map {
+            frame.written() / 2
+        } else {
+            frame.written()
+        };
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        if len > u32::MAX as usize {
+            return Err(too_long(what, len));
+        }
+        // Write the real header at the end of the buffer, then move it into place.
+        let end = self.buf.len();
+        let (fix, markers) = if map {
+            (0x80, [0, 0xde, 0xdf])
+        } else {
+            (0x90, [0, 0xdc, 0xdd])
+        };
+        self.write_len_header(len, fix, 15, markers);
+        let used = self.buf.len() - end;
+        let at = self.patches[frame.patch].at;
+        self.buf.copy_within(end.., at);
+        self.buf.truncate(end);
+        let content = end - at - RESERVED;
+        if frame.patch + 1 == self.patches.len() && content <= SHIFT_LIMIT {
+            // No gap inside and little to move: close the gap now (one short memmove)
+            // instead of leaving it for the flush.
+            self.buf.copy_within(at + RESERVED..end, at + used);
+            self.buf.truncate(end - (RESERVED - used));
+            self.patches.pop();
+        } else {
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                self.patches[frame.patch].used = used as u8;
+            }
+        }
+        self.open_patches -= 1;
+        if self.open_patches == 0 {
+            self.flush_at = FLUSH_AT;
+        }
+        if let Some(parent) = self.stack.pop() {
+            self.frame = parent;
+        }
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn maybe_flush(&mut self) -> Result<()> {
-        if self.buf.len() >= FLUSH_AT && self.open_patches == 0 {
+        if self.buf.len() >= self.flush_at {
             self.flush_buffer()?;
         }
         Ok(())
@@ -413,12 +470,12 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_str(&mut self, value: &str) -> Result<()> {
         self.write_str_bytes(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_name(&mut self, name: &str) -> Result<()> {
         if !self.in_key_position() {
             return Err(structure("a name written where no map key is expected"));
@@ -547,22 +604,22 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
         self.maybe_flush()
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_root(&mut self, len: Option<usize>) -> Result<()> {
         self.open(len, true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_map_end(&mut self) -> Result<()> {
         self.close(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_root(&mut self, len: Option<usize>) -> Result<()> {
         self.open(len, false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_array_end(&mut self) -> Result<()> {
         self.close(false)
     }
@@ -570,8 +627,8 @@ impl<W: io::Write> Writer for MsgPackWriter<W> {
     /// Checks that every container was closed, then writes everything buffered and flushes
     /// the sink.
     fn finish(&mut self) -> Result<()> {
-        if let Some(frame) = self.stack.last() {
-            let what = if frame.map { "map" } else { "array" };
+        if !self.stack.is_empty() {
+            let what = if self.frame.map { "map" } else { "array" };
             return Err(structure(format!(
                 "finished with {} container(s) still open (the innermost is a {what})",
                 self.stack.len()
