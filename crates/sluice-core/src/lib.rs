@@ -48,6 +48,6 @@ pub use path::{Path, PathSegment};
 pub use pipe::{Flow, PipeVisitor, pipe, pipe_value};
 pub use reader::{EnumToken, Ext, Reader};
 pub use span::Span;
-pub use token::Token;
+pub use token::{OwnedEnum, Token};
 pub use value::{Value, ValueReader, ValueWriter};
 pub use writer::Writer;

@@ -9,7 +9,9 @@
 
 use std::path::PathBuf;
 
-use crate::{Entry, Error, Number, OwnedNumber, PutbackReader, Reader, Result, Span, Token};
+use crate::{
+    Entry, Error, Number, OwnedEnum, OwnedNumber, PutbackReader, Reader, Result, Span, Token,
+};
 
 /// A reader with nothing in it: `peek` is always `Ended`.
 #[derive(Debug, Default, Clone, Copy)]
@@ -291,12 +293,12 @@ pub fn sample_tokens(features: Features) -> Vec<Token> {
             Token::Number(N::I64(3)),
             Token::OptionEnd,
             name("enum"),
-            Token::Enum {
+            Token::Enum(Box::new(OwnedEnum {
                 type_name: "Distance".into(),
                 variant: "Near".into(),
                 value: 0,
                 flags: false,
-            },
+            })),
         ]);
     }
     t.push(Token::MapEnd);
@@ -370,11 +372,11 @@ pub fn normalize(tokens: &[Token]) -> Vec<Token> {
             Token::StructEnd | Token::MapEnd => Token::MapEnd,
             Token::SetEnd | Token::ArrayEnd => Token::ArrayEnd,
             Token::String(s) if at_key => Token::Name(s.clone()),
-            Token::Enum { variant, value, .. } => {
-                if variant.is_empty() {
-                    Token::Number(OwnedNumber::I64(*value))
+            Token::Enum(owned) => {
+                if owned.variant.is_empty() {
+                    Token::Number(OwnedNumber::I64(owned.value))
                 } else {
-                    Token::String(variant.clone())
+                    Token::String(owned.variant.clone())
                 }
             }
             Token::Number(number) => {

@@ -52,17 +52,59 @@ pub enum Token {
     OptionRoot,
     /// [`Entry::OptionEnd`].
     OptionEnd,
-    /// [`Entry::Enum`].
-    Enum {
-        /// The enum's type name.
-        type_name: String,
-        /// The variant name (empty for flags with no single name).
-        variant: String,
-        /// The discriminant or bits.
-        value: i64,
-        /// Whether it is a flags enum.
-        flags: bool,
-    },
+    /// [`Entry::Enum`], boxed: enum tokens are rare in most streams, and keeping their two
+    /// names out of line keeps every other token small (a stream of tokens is walked for
+    /// every value it holds).
+    Enum(Box<OwnedEnum>),
+}
+
+/// The payload of an owned [`Token::Enum`]: an [`EnumToken`] that owns its names.
+///
+/// ```
+/// use sluice_core::{EnumToken, OwnedEnum, Token};
+/// let token = Token::Enum(Box::new(OwnedEnum::from(EnumToken {
+///     type_name: "Shape",
+///     variant: "Circle",
+///     value: 0,
+///     flags: false,
+/// })));
+/// let Token::Enum(owned) = &token else { unreachable!() };
+/// assert_eq!(owned.as_enum_token().variant, "Circle");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OwnedEnum {
+    /// The enum's type name.
+    pub type_name: String,
+    /// The variant name (empty for flags with no single name).
+    pub variant: String,
+    /// The discriminant or bits.
+    pub value: i64,
+    /// Whether it is a flags enum.
+    pub flags: bool,
+}
+
+impl OwnedEnum {
+    /// Borrows this as the [`EnumToken`] a reader hands out and a writer takes.
+    #[must_use]
+    pub fn as_enum_token(&self) -> EnumToken<'_> {
+        EnumToken {
+            type_name: &self.type_name,
+            variant: &self.variant,
+            value: self.value,
+            flags: self.flags,
+        }
+    }
+}
+
+impl From<EnumToken<'_>> for OwnedEnum {
+    fn from(token: EnumToken<'_>) -> OwnedEnum {
+        OwnedEnum {
+            type_name: token.type_name.to_owned(),
+            variant: token.variant.to_owned(),
+            value: token.value,
+            flags: token.flags,
+        }
+    }
 }
 
 impl Token {
@@ -95,7 +137,7 @@ impl Token {
             Token::StructEnd => Entry::StructEnd,
             Token::OptionRoot => Entry::OptionRoot,
             Token::OptionEnd => Entry::OptionEnd,
-            Token::Enum { .. } => Entry::Enum,
+            Token::Enum(_) => Entry::Enum,
         }
     }
 
@@ -149,15 +191,7 @@ impl Token {
                 reader.read_option_end()?;
                 Token::OptionEnd
             }
-            Entry::Enum => {
-                let token = reader.read_enum()?;
-                Token::Enum {
-                    type_name: token.type_name.to_owned(),
-                    variant: token.variant.to_owned(),
-                    value: token.value,
-                    flags: token.flags,
-                }
-            }
+            Entry::Enum => Token::Enum(Box::new(OwnedEnum::from(reader.read_enum()?))),
             _ => {
                 return Err(crate::Error::unexpected("a token", entry).or_span(reader.span()));
             }
@@ -202,17 +236,7 @@ impl Token {
             Token::StructEnd => writer.write_struct_end(),
             Token::OptionRoot => writer.write_option_root(),
             Token::OptionEnd => writer.write_option_end(),
-            Token::Enum {
-                type_name,
-                variant,
-                value,
-                flags,
-            } => writer.write_enum(EnumToken {
-                type_name,
-                variant,
-                value: *value,
-                flags: *flags,
-            }),
+            Token::Enum(owned) => writer.write_enum(owned.as_enum_token()),
         }
     }
 
@@ -222,5 +246,31 @@ impl Token {
     /// The first error the writer reports.
     pub fn write_all<W: Writer + ?Sized>(tokens: &[Token], writer: &mut W) -> Result<()> {
         tokens.iter().try_for_each(|token| token.write(writer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn tokens_stay_small_with_enum_payloads_boxed() {
+        // A recorded stream is walked token by token: its size is memory traffic.
+        assert!(std::mem::size_of::<Token>() <= 48);
+    }
+
+    #[test]
+    fn enum_tokens_round_trip_through_their_boxed_payload() {
+        let token = EnumToken {
+            type_name: "Shape",
+            variant: "Dot",
+            value: 3,
+            flags: false,
+        };
+        let owned = OwnedEnum::from(token);
+        assert_eq!(owned.as_enum_token(), token);
+        let recorded = Token::Enum(Box::new(owned));
+        assert_eq!(recorded.entry(), Entry::Enum);
     }
 }

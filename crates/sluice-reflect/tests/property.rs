@@ -193,7 +193,7 @@ fn tokens_have_the_documented_shapes() {
         "OptionRoot",
         "Null",
         "OptionEnd",
-        "Enum { type_name: \"Distance\", variant: \"Near\", value: 0, flags: false }",
+        "Enum(OwnedEnum { type_name: \"Distance\", variant: \"Near\", value: 0, flags: false })",
         "MapRoot(Some(1))",
         "Name(\"Circle\")",
         "Number(F64(1.0))",

@@ -267,12 +267,12 @@ fn native_tokens() -> Vec<Token> {
         Token::OptionEnd,
         Token::Name("shapes".into()),
         Token::SetRoot(Some(2)),
-        Token::Enum {
+        Token::Enum(Box::new(sluice_core::OwnedEnum {
             type_name: "Shape".into(),
             variant: "Dot".into(),
             value: 0,
             flags: false,
-        },
+        })),
         Token::MapRoot(Some(1)),
         Token::Name("Rect".into()),
         Token::StructRoot("Rect".into(), Some(2)),
@@ -329,12 +329,12 @@ fn the_deserializer_reads_native_tokens() {
 
 #[test]
 fn flags_enum_tokens_without_a_single_name_are_their_bits() {
-    let token = Token::Enum {
+    let token = Token::Enum(Box::new(sluice_core::OwnedEnum {
         type_name: "Flags".into(),
         variant: String::new(),
         value: 5,
         flags: true,
-    };
+    }));
     let bits: i64 = sluice_serde::from_reader(TokenReader::from_tokens([token])).unwrap();
     assert_eq!(bits, 5);
 }

@@ -271,19 +271,9 @@ impl<R: Reader> Reader for PutbackReader<R> {
     }
 
     fn read_enum(&mut self) -> Result<EnumToken<'_>> {
-        if self.take("Enum", |t| matches!(t, Token::Enum { .. }))? {
+        if self.take("Enum", |t| matches!(t, Token::Enum(_)))? {
             return match &self.current {
-                Some(Token::Enum {
-                    type_name,
-                    variant,
-                    value,
-                    flags,
-                }) => Ok(EnumToken {
-                    type_name,
-                    variant,
-                    value: *value,
-                    flags: *flags,
-                }),
+                Some(Token::Enum(owned)) => Ok(owned.as_enum_token()),
                 _ => Err(mismatched()),
             };
         }

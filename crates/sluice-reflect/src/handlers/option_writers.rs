@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use sluice_core::{
-    EnumToken, Ext, Number, NumberHint, Path, Result, Token, Value, ValueWriter, Writer,
+    EnumToken, Ext, Number, NumberHint, OwnedEnum, Path, Result, Token, Value, ValueWriter, Writer,
 };
 
 use super::builtin::compare_values;
@@ -501,12 +501,7 @@ impl<W: Writer> Writer for SortedKeysWriter<W> {
     fn write_enum(&mut self, value: EnumToken<'_>) -> Result<()> {
         self.token(
             Step::Item,
-            || Token::Enum {
-                type_name: value.type_name.to_owned(),
-                variant: value.variant.to_owned(),
-                value: value.value,
-                flags: value.flags,
-            },
+            || Token::Enum(Box::new(OwnedEnum::from(value))),
             |w| w.write_enum(value),
         )
     }
