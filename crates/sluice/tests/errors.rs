@@ -92,6 +92,138 @@ fn out_of_range_number_is_exact_and_located() {
     assert_eq!(error.span(), Some(span_of(text, "256")));
 }
 
+#[derive(Reflect, Debug, PartialEq)]
+struct Numbers {
+    count: i32,
+    total: u64,
+    level: u8,
+    ratio: f64,
+    small: Option<f32>,
+    pair: (i16, u16),
+}
+
+/// The error of reading `text` into `Numbers`, checked for code, path, type path and the
+/// span of `token`.
+fn number_error(text: &str, code: sluice::core::ErrorCode, field: &str, token: &str) {
+    let error = sluice::json::from_str::<Numbers>(text).expect_err(text);
+    assert_eq!(error.code(), code, "{text}");
+    assert_eq!(path(&error), format!("$.{field}"), "{text}");
+    assert!(
+        error.type_path().is_some_and(|t| t.starts_with(&format!(
+            "Numbers.{}:",
+            field.split('[').next().unwrap_or(field)
+        ))),
+        "{text}: {:?}",
+        error.type_path()
+    );
+    assert_eq!(error.span(), Some(span_of(text, token)), "{text}");
+}
+
+#[test]
+fn numbers_read_in_the_type_of_their_field() {
+    let text = r#"{"count": -7, "total": 18446744073709551615, "level": 255, "ratio": -65.613616999999977, "small": 0.1, "pair": [-32768, 65535]}"#;
+    let numbers: Numbers = sluice::json::from_str(text).expect("numbers that fit");
+    assert_eq!(
+        numbers,
+        Numbers {
+            count: -7,
+            total: u64::MAX,
+            level: 255,
+            ratio: "-65.613616999999977".parse().expect("float text"),
+            small: Some(0.1),
+            pair: (i16::MIN, u16::MAX),
+        }
+    );
+    let text = r#"{"count": 1e2, "total": 0, "level": 2.0, "ratio": 18446744073709551616, "small": null, "pair": [-0, 0]}"#;
+    let numbers: Numbers = sluice::json::from_str(text).expect("integral floats and big integers");
+    assert_eq!(
+        (numbers.count, numbers.level, numbers.small),
+        (100, 2, None)
+    );
+    assert!((numbers.ratio - 18_446_744_073_709_551_616.0).abs() < 1.0);
+}
+
+#[test]
+fn numbers_that_do_not_fit_their_field_are_located() {
+    let valid = r#"{"count": 1, "total": 2, "level": 3, "ratio": 4.5, "small": 6, "pair": [7, 8]}"#;
+    let with = |field: &str, old: &str, new: &str| {
+        valid.replace(
+            &format!(r#""{field}": {old}"#),
+            &format!(r#""{field}": {new}"#),
+        )
+    };
+    number_error(
+        &with("count", "1", "1.5"),
+        core_codes::NUMBER_NOT_INTEGER,
+        "count",
+        "1.5",
+    );
+    number_error(
+        &with("count", "1", "2147483648"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "count",
+        "2147483648",
+    );
+    number_error(
+        &with("level", "3", "300"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "level",
+        "300",
+    );
+    number_error(
+        &with("level", "3", "-1"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "level",
+        "-1",
+    );
+    number_error(
+        &with("total", "2", "-1"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "total",
+        "-1",
+    );
+    number_error(
+        &with("total", "2", "0.5"),
+        core_codes::NUMBER_NOT_INTEGER,
+        "total",
+        "0.5",
+    );
+    number_error(
+        &with("ratio", "4.5", "1e400"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "ratio",
+        "1e400",
+    );
+    number_error(
+        &with("small", "6", "1e39"),
+        core_codes::NUMBER_OUT_OF_RANGE,
+        "small",
+        "1e39",
+    );
+    let text = valid.replace("[7, 8]", "[7, 65536]");
+    number_error(&text, core_codes::NUMBER_OUT_OF_RANGE, "pair[1]", "65536");
+    let text = valid.replace("[7, 8]", "[-32769, 8]");
+    number_error(&text, core_codes::NUMBER_OUT_OF_RANGE, "pair[0]", "-32769");
+}
+
+#[test]
+fn msgpack_numbers_read_in_the_type_of_their_place() {
+    let bytes = sluice::msgpack::to_vec(&vec![2.0f64, 300.0]).expect("bytes");
+    let small: Vec<u16> = sluice::msgpack::from_slice(&bytes).expect("integral floats");
+    assert_eq!(small, [2, 300]);
+    let error = sluice::msgpack::from_slice::<Vec<u8>>(&bytes).expect_err("300 in u8");
+    assert_eq!(error.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(path(&error), "$[1]");
+    let bytes = sluice::msgpack::to_vec(&vec![0.5f64]).expect("bytes");
+    let error = sluice::msgpack::from_slice::<Vec<i32>>(&bytes).expect_err("0.5 in i32");
+    assert_eq!(error.code(), core_codes::NUMBER_NOT_INTEGER);
+    let bytes = sluice::msgpack::to_vec(&vec![u64::MAX]).expect("bytes");
+    let wide: Vec<f64> = sluice::msgpack::from_slice(&bytes).expect("u64 into f64");
+    assert!((wide[0] - 18_446_744_073_709_551_615.0).abs() < 1.0);
+    let error = sluice::msgpack::from_slice::<Vec<i64>>(&bytes).expect_err("u64::MAX in i64");
+    assert_eq!(error.code(), core_codes::NUMBER_OUT_OF_RANGE);
+}
+
 #[test]
 fn bad_enum_name_lists_the_accepted_names() {
     let text = "{\"name\": \"Lorem ipsum\",\n \"distance\": \"Far\",\n \"items\": []}";

@@ -463,10 +463,8 @@ fn copy_value_token<R: Reader + ?Sized>(
     entry: Entry,
 ) -> Result<()> {
     let written = match entry {
-        Entry::Number(_) => {
-            let number = reader.read_number()?;
-            writer.write_number(number)
-        }
+        // The writer asks the reader for the number in the type of its place.
+        Entry::Number(_) => writer.write_number_from(reader),
         Entry::String => {
             let text = reader.read_str()?;
             writer.write_str(text)
