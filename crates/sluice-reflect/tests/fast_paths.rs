@@ -293,6 +293,8 @@ fn typed_number_reads_match_the_number_token_path() {
         "-9223372036854775808",
         "-9223372036854775809",
         "18446744073709551615",
+        // 2^64: twenty digits whose running value wraps to zero in a naive digit count.
+        "18446744073709551616",
         "123456789012345678901234567890",
         "1.0",
         "1.5",
