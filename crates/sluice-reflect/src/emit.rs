@@ -15,8 +15,10 @@ use sluice_core::{Entry, EnumToken, Number, Reader, Result, Span, SpanHint, Writ
 use crate::info::{FieldInfo, StructStyle, VariantStyle};
 use crate::{Enum, Map, OptionValue, PropertyReader, Reflect, ReflectRef, ScalarRef, Set, Struct};
 
-/// The nesting depth up to which the emitter recurses.
-const MAX_DEPTH: usize = 128;
+/// The nesting depth up to which the emitter recurses. Kept well below the formats' own
+/// depth limits: one level is several stack frames (large ones in debug builds), and the
+/// emitter runs on whatever stack the caller has, so deeper values continue on the heap.
+const MAX_DEPTH: usize = 32;
 
 /// Writes `value` into `writer` as `pipe_value(&mut PropertyReader::new(value), writer)`
 /// would, without finishing the writer.
