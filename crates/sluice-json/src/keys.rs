@@ -7,7 +7,9 @@
 //! comparison at all. Otherwise it is compared with the object's keys linearly by length and
 //! fingerprint (bytes only for longer keys), and an object that grows past
 //! [`SMALL_OBJECT`] keys gets a hash index instead of the scan.
-//! Without duplicate detection only the current key is kept, for the error path. Closing an
+//! Without duplicate detection only the current key is kept, for the error path, and only
+//! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
+//! this tracker is not used). Closing an
 //! object truncates both arenas, so memory is bounded by the keys of the open objects.
 
 use std::collections::HashMap;

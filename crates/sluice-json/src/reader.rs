@@ -85,6 +85,11 @@ struct Frame {
     object: bool,
     /// Items completed so far (for the error path of arrays).
     items: usize,
+    /// Objects whose keys are not tracked (see [`JsonReader::keys_in_frames`]): the
+    /// absolute offset and length of the current key's token, for the error path; length 0
+    /// before the first key.
+    key_at: usize,
+    key_len: usize,
 }
 
 /// Counts line breaks before a position, lazily, for NDJSON record line numbers.
@@ -351,7 +356,14 @@ impl<S: Input> JsonReader<S> {
                         self.state,
                         State::ObjectColon | State::ObjectValue | State::ObjectNext
                     );
-                if has_key && let Some(key) = self.keys.current_key(object, self.input.window()) {
+                let key = if !has_key {
+                    None
+                } else if self.keys_in_frames() {
+                    (frame.key_len > 0).then(|| self.key_in_input(frame.key_at, frame.key_len))
+                } else {
+                    self.keys.current_key(object, self.input.window())
+                };
+                if let Some(key) = key {
                     path.push_key(key);
                 }
                 object += 1;
@@ -360,6 +372,41 @@ impl<S: Input> JsonReader<S> {
             }
         }
         path
+    }
+
+    /// Whether the current key of each object lives in its frame, as the offset of its
+    /// token in the input, rather than in the key tracker: when duplicates are not looked
+    /// for (the key is needed only for error paths) and the input stays put.
+    #[inline(always)]
+    fn keys_in_frames(&self) -> bool {
+        self.options.duplicate_keys == DuplicateKeys::LastWins && self.input.is_stable()
+    }
+
+    /// The text of the key token at absolute offset `at` (`len` bytes) of a stable input,
+    /// decoded (escapes resolved, quotes dropped). Runs only for error paths.
+    #[cold]
+    fn key_in_input(&self, at: usize, len: usize) -> String {
+        let window = self.input.window();
+        let Some(raw) = window.get(at..at + len) else {
+            return String::new();
+        };
+        match raw {
+            [b'"' | b'\'', content @ .., _] if !content.contains(&b'\\') => {
+                String::from_utf8_lossy(content).into_owned()
+            }
+            [b'"' | b'\'', ..] => {
+                // Escapes: let a reader of the token alone decode it the same way.
+                let mut options = self.options.clone();
+                options.scalar_root = true;
+                let mut reader = JsonReader::new(SliceInput::new(raw), options);
+                match reader.read_str() {
+                    Ok(text) => text.to_owned(),
+                    Err(_) => String::from_utf8_lossy(raw).into_owned(),
+                }
+            }
+            // A JSON5 identifier: the token is the key.
+            _ => String::from_utf8_lossy(raw).into_owned(),
+        }
     }
 
     /// Describes the token at the reader's position for messages, and its length. Loads
@@ -1321,20 +1368,28 @@ impl<S: Input> JsonReader<S> {
                 self.frames.push(Frame {
                     object: true,
                     items: 0,
+                    key_at: 0,
+                    key_len: 0,
                 });
-                self.keys.open();
+                if !self.keys_in_frames() {
+                    self.keys.open();
+                }
                 self.state = State::ObjectFirst;
             }
             Entry::ArrayRoot => {
                 self.frames.push(Frame {
                     object: false,
                     items: 0,
+                    key_at: 0,
+                    key_len: 0,
                 });
                 self.state = State::ArrayFirst;
             }
             Entry::MapEnd => {
                 self.frames.pop();
-                self.keys.close();
+                if !self.keys_in_frames() {
+                    self.keys.close();
+                }
                 self.after_value();
             }
             Entry::ArrayEnd => {
@@ -1417,8 +1472,21 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
+        if self.keys_in_frames() {
+            let at = self.input.offset() + self.pos;
+            if let Some(frame) = self.frames.last_mut() {
+                frame.key_at = at;
+                frame.key_len = pending.len;
+            }
+            return Ok(());
+        }
+        self.track_key_slow(pending)
+    }
+
+    #[inline]
+    fn track_key_slow(&mut self, pending: Pending) -> Result<()> {
         let window = self.input.window();
         let key = match pending.payload {
             Payload::Borrowed(from, to, _) if self.input.is_stable() => {

@@ -104,6 +104,42 @@ fn errors_carry_the_data_path() {
 }
 
 #[test]
+fn errors_carry_the_data_path_without_duplicate_tracking() {
+    // Without duplicate detection the current key is kept differently on stable and
+    // streamed inputs; the paths must not differ.
+    let options = JsonOptions {
+        duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+        ..JsonOptions::json5()
+    };
+    let cases = [
+        (r#"{"a":[1,{"b":tru}]}"#, "$.a[1].b"),
+        (r#"{"x":{"y":1,"y":2 3}}"#, "$.x.y"),
+        (r#"{"esc\u0061ped\n":[x]}"#, r#"$["escaped\n"][0]"#),
+        (r#"{'single':{"é":[1,{}, @]}}"#, "$.single.é[2]"),
+        (r#"{ident:{"k":1,"l":}}"#, "$.ident.l"),
+        (r#"{"a":1,"b":{"c":{}},"d":[x]}"#, "$.d[0]"),
+        (r#"{"a":{"c":{}}, 7}"#, "$"),
+    ];
+    for (input, path) in cases {
+        let slice = read_slice(input.as_bytes(), &options).unwrap_err();
+        let mut text_reader = JsonReader::from_str(input).with_options(options.clone());
+        let text = Token::read_all(&mut text_reader).unwrap_err();
+        let trickle = read_trickle(input.as_bytes(), 3, &options).unwrap_err();
+        for err in [&slice, &text, &trickle] {
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some(path),
+                "{input}: {err}"
+            );
+        }
+        assert_eq!(
+            (slice.code(), slice.span()),
+            (trickle.code(), trickle.span())
+        );
+    }
+}
+
+#[test]
 fn rendered_errors_point_at_line_and_column() {
     let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
     let err = read_slice(text.as_bytes(), &strict())
