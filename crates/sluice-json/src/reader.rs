@@ -653,7 +653,7 @@ impl<S: Input> JsonReader<S> {
                     if byte == b']' {
                         return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                     }
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::ArrayNext => match byte {
                     b',' => {
@@ -667,7 +667,7 @@ impl<S: Input> JsonReader<S> {
                         if byte == b']' && self.options.trailing_commas {
                             return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                         }
-                        return self.lex_value(byte);
+                        return self.lex_nested_value(byte);
                     }
                     b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
                     _ => {
@@ -678,7 +678,7 @@ impl<S: Input> JsonReader<S> {
                     if byte == b']' && self.options.trailing_commas {
                         return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                     }
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::ObjectFirst => {
                     if byte == b'}' {
@@ -718,7 +718,7 @@ impl<S: Input> JsonReader<S> {
                     let Some(byte) = self.skip_whitespace()? else {
                         return Err(self.eof_error());
                     };
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
@@ -732,7 +732,8 @@ impl<S: Input> JsonReader<S> {
                     }
                     return self.lex_value(byte);
                 }
-                State::Start | State::ObjectValue => return self.lex_value(byte),
+                State::Start => return self.lex_value(byte),
+                State::ObjectValue => return self.lex_nested_value(byte),
             }
         }
     }
@@ -769,12 +770,17 @@ impl<S: Input> JsonReader<S> {
     /// Lexes a value starting with `byte` at `pos`.
     #[inline(always)]
     fn lex_value(&mut self, byte: u8) -> Result<Entry> {
-        let at_root = self.frames.is_empty();
+        if self.frames.is_empty() && !self.options.scalar_root && byte != b'{' && byte != b'[' {
+            return Err(self.root_value_error(byte));
+        }
+        self.lex_nested_value(byte)
+    }
+
+    /// [`Self::lex_value`] inside an array or object, where any value may stand.
+    #[inline(always)]
+    fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
-                if at_root && !self.options.scalar_root {
-                    return Err(self.scalar_root_error());
-                }
                 let (payload, len) = self.lex_string(b'"')?;
                 Ok(self.set_pending(Entry::String, len, payload))
             }
@@ -797,13 +803,6 @@ impl<S: Input> JsonReader<S> {
                 };
                 Ok(self.set_pending(entry, 1, Payload::None))
             }
-            _ if at_root && !self.options.scalar_root => {
-                if matches!(byte, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
-                    Err(self.scalar_root_error())
-                } else {
-                    Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"))
-                }
-            }
             b'-' | b'0'..=b'9' => self.lex_number(),
             b't' | b'f' | b'n' => self.lex_literal(),
             b'\'' if self.options.single_quotes => {
@@ -812,6 +811,16 @@ impl<S: Input> JsonReader<S> {
             }
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
+        }
+    }
+
+    /// A scalar (or anything else that is not `{` or `[`) at the root without `scalar_root`.
+    #[cold]
+    fn root_value_error(&mut self, byte: u8) -> Error {
+        if matches!(byte, b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
+            self.scalar_root_error()
+        } else {
+            self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")
         }
     }
 
@@ -1121,7 +1130,7 @@ impl<S: Input> JsonReader<S> {
                     let proven = !non_ascii || self.input.known_utf8();
                     return Ok((Payload::Borrowed(1, at, proven), at + 1));
                 }
-                self.push_raw(run, at)?;
+                self.push_raw(run, at, non_ascii)?;
                 return Ok((Payload::Scratch, at + 1));
             }
             if byte == b'\\' {
@@ -1129,7 +1138,7 @@ impl<S: Input> JsonReader<S> {
                     escaped = true;
                     self.scratch.clear();
                 }
-                self.push_raw(run, at)?;
+                self.push_raw(run, at, non_ascii)?;
                 at = self.lex_escape(at)?;
                 run = at;
                 continue;
@@ -1144,15 +1153,20 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, checking UTF-8.
-    fn push_raw(&mut self, from: usize, to: usize) -> Result<()> {
+    /// `non_ascii` is the string search's flag: clear when every byte it passed over (all
+    /// the raw runs so far) is ASCII.
+    fn push_raw(&mut self, from: usize, to: usize, non_ascii: bool) -> Result<()> {
         let raw = &self.input.window()[self.pos + from..self.pos + to];
-        if self.input.known_utf8() {
+        if !non_ascii || self.input.known_utf8() {
             debug_assert!(std::str::from_utf8(raw).is_ok());
-            // SAFETY: the input is a `&str` (`SliceInput::from_text`, the only input that
-            // says `known_utf8`, and a slice never moves), and a raw run starts after the
+            // SAFETY: either the string search saw no byte of 0x80 or more in any raw run
+            // of this string (`find_string_special` never misses one), so `raw` is ASCII;
+            // or the input is a `&str` (`SliceInput::from_text`, the only input that says
+            // `known_utf8`, and a slice never moves), and a raw run starts after the
             // opening quote or after a whole escape (every escape ends after a complete
             // character) and ends at a quote or a backslash (ASCII): both ends are character
-            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`.
+            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`
+            // and `raw_runs_between_escapes_are_checked_for_utf8`.
             self.scratch
                 .push_str(unsafe { std::str::from_utf8_unchecked(raw) });
             return Ok(());
@@ -1694,28 +1708,44 @@ impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn read_map_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("MapRoot", |e| e == Entry::MapRoot)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::MapRoot,
+            ..pending
+        });
         Ok(None)
     }
 
     #[inline]
     fn read_map_end(&mut self) -> Result<()> {
         let pending = self.take("MapEnd", |e| e == Entry::MapEnd)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::MapEnd,
+            ..pending
+        });
         Ok(())
     }
 
     #[inline]
     fn read_array_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("ArrayRoot", |e| e == Entry::ArrayRoot)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::ArrayRoot,
+            ..pending
+        });
         Ok(None)
     }
 
     #[inline]
     fn read_array_end(&mut self) -> Result<()> {
         let pending = self.take("ArrayEnd", |e| e == Entry::ArrayEnd)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::ArrayEnd,
+            ..pending
+        });
         Ok(())
     }
 

@@ -140,6 +140,20 @@ fn errors_carry_the_data_path_without_duplicate_tracking() {
 }
 
 #[test]
+fn raw_runs_between_escapes_are_checked_for_utf8() {
+    let o = strict();
+    // ASCII runs around escapes decode as they are.
+    assert_eq!(
+        read_slice(b"[\"a\\tb\\u0041c\\\\\"]", &o).unwrap()[1],
+        Token::String("a\tbAc\\".into())
+    );
+    // A run after an escape, and one after valid non-ASCII text, are still checked.
+    assert_error(b"[\"\\nab\xff\"]", &o, codes::INVALID_UTF8, (6, 7));
+    assert_error(b"[\"\xc3\xa9\\n\xc3(\"]", &o, codes::INVALID_UTF8, (6, 7));
+    assert_error(b"[\"x\\n\xe9\\n\"]", &o, codes::INVALID_UTF8, (5, 6));
+}
+
+#[test]
 fn rendered_errors_point_at_line_and_column() {
     let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
     let err = read_slice(text.as_bytes(), &strict())
