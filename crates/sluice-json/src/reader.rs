@@ -149,7 +149,10 @@ pub struct JsonReader<S> {
     frames: Vec<Frame>,
     pending: Option<Pending>,
     scratch: String,
-    span: Span,
+    /// The span of the last token read, kept as start and length: `span()` builds it only
+    /// when asked.
+    span_start: usize,
+    span_len: usize,
     keys: KeyTracker,
     /// Root values read completely.
     values: u64,
@@ -220,7 +223,8 @@ impl<S: Input> JsonReader<S> {
             frames: Vec::new(),
             pending: None,
             scratch: String::new(),
-            span: Span::default(),
+            span_start: 0,
+            span_len: 0,
             keys: KeyTracker::default(),
             values: 0,
             records: false,
@@ -1366,15 +1370,17 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn mismatch(&mut self, expected: &str, pending: Pending) -> Error {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
-        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span))
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
+        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span()))
     }
 
     /// Moves past the pending token and updates the state for it.
     #[inline(always)]
     fn commit(&mut self, pending: Pending) {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
         self.pos += pending.len;
         self.pending = None;
         match pending.entry {
@@ -1419,7 +1425,8 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn commit_scalar(&mut self, len: usize) {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + len);
+        self.span_start = offset + self.pos;
+        self.span_len = len;
         self.pos += len;
         self.pending = None;
         self.after_value();
@@ -1460,7 +1467,8 @@ impl<S: Input> JsonReader<S> {
         if pending.entry == Entry::Name {
             self.track_key(pending)?;
             let offset = self.input.offset();
-            self.span = Span::new(offset + start, offset + start + pending.len);
+            self.span_start = offset + start;
+            self.span_len = pending.len;
             self.pos += pending.len;
             self.pending = None;
             self.state = State::ObjectColon;
@@ -1613,7 +1621,7 @@ impl<S: Input> Reader for JsonReader<S> {
     }
 
     fn span(&self) -> Span {
-        self.span
+        Span::new(self.span_start, self.span_start + self.span_len)
     }
 
     #[inline]
@@ -1676,7 +1684,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(magnitude);
         }
         let value = self.read_number()?.to_u64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
@@ -1687,7 +1695,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(if negative { -value } else { value });
         }
         let value = self.read_number()?.to_i64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
@@ -1702,7 +1710,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(value);
         }
         let value = self.read_number()?.to_f64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
