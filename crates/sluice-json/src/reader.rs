@@ -1175,7 +1175,7 @@ impl<S: Input> JsonReader<S> {
                 .push_str(unsafe { std::str::from_utf8_unchecked(raw) });
             return Ok(());
         }
-        match std::str::from_utf8(raw) {
+        match scan::utf8(raw) {
             Ok(text) => {
                 self.scratch.push_str(text);
                 Ok(())
@@ -1452,7 +1452,7 @@ impl<S: Input> JsonReader<S> {
     fn check_string(&self, payload: Payload) -> Result<()> {
         if let Payload::Borrowed(from, to, false) = payload {
             let bytes = &self.input.window()[self.pos + from..self.pos + to];
-            if let Err(err) = std::str::from_utf8(bytes) {
+            if let Err(err) = scan::utf8(bytes) {
                 return Err(self.decorate(self.utf8_error(self.pos + from, to - from, &err)));
             }
         }
@@ -1485,7 +1485,7 @@ impl<S: Input> JsonReader<S> {
             }
             Payload::Borrowed(from, to, false) => {
                 let bytes = &self.input.window()[start + from..start + to];
-                match std::str::from_utf8(bytes) {
+                match scan::utf8(bytes) {
                     Ok(text) => Ok(text),
                     Err(err) => Err(self.decorate(self.utf8_error(start + from, to - from, &err))),
                 }

@@ -154,6 +154,25 @@ fn raw_runs_between_escapes_are_checked_for_utf8() {
 }
 
 #[test]
+fn long_non_ascii_strings_are_checked_for_utf8() {
+    // Long enough for the SIMD check; the error still points at the faulty byte.
+    let o = strict();
+    let text = "名前:前田あゆみ 日本語のテキスト";
+    let doc = format!("[\"{text}\",\"{text}\\n{text}\"]");
+    let tokens = read_slice(doc.as_bytes(), &o).unwrap();
+    assert_eq!(tokens[1], Token::String(text.into()));
+    assert_eq!(tokens[2], Token::String(format!("{text}\n{text}")));
+    let mut bad = format!("[\"{text}").into_bytes();
+    let at = bad.len();
+    bad.extend_from_slice(b"\xe6\x97(tail text\"]");
+    assert_error(&bad, &o, codes::INVALID_UTF8, (at, at + 2));
+    let mut bad = format!("{{\"{text}\\t").into_bytes();
+    let at = bad.len();
+    bad.extend_from_slice(b"\xff0123456789abcdef\":1}");
+    assert_error(&bad, &o, codes::INVALID_UTF8, (at, at + 1));
+}
+
+#[test]
 fn rendered_errors_point_at_line_and_column() {
     let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
     let err = read_slice(text.as_bytes(), &strict())
