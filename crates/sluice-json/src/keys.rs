@@ -2,12 +2,15 @@
 //!
 //! Every open object owns a run of entries (a fingerprint, place in a shared byte arena).
 //! With duplicate detection on, all keys of an object are kept. A key's fingerprint (for
-//! keys of up to 8 bytes, the whole key) sets one bit of a 256-bit filter per object: a key
-//! whose bit is clear is certainly new, as most keys of a valid document are, and costs no
-//! comparison at all. Otherwise it is compared with the object's keys linearly by length and
-//! fingerprint (bytes only for longer keys), and an object that grows past
+//! keys of up to 8 bytes, the whole key; for longer ones, their first and last 8 bytes
+//! mixed) sets one bit of a 256-bit filter per object: a key whose bit is clear is certainly
+//! new, as most keys of a valid document are, and costs no comparison at all. Otherwise it
+//! is compared with the object's keys linearly by length and fingerprint (bytes only for
+//! longer keys), and an object that grows past
 //! [`SMALL_OBJECT`] keys gets a hash index instead of the scan.
-//! Without duplicate detection only the current key is kept, for the error path. Closing an
+//! Without duplicate detection only the current key is kept, for the error path, and only
+//! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
+//! this tracker is not used). Closing an
 //! object truncates both arenas, so memory is bounded by the keys of the open objects.
 
 use std::collections::HashMap;
@@ -98,16 +101,24 @@ fn load_u32(bytes: &[u8], at: usize) -> u64 {
     u64::from(u32::from_le_bytes(word))
 }
 
+#[inline(always)]
+fn load_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
 /// Eight bytes that, together with the length, identify a key of up to 8 bytes exactly
-/// (its bytes, gathered without a variable-length copy), and are the first 8 bytes of a
-/// longer key.
+/// (its bytes, gathered without a variable-length copy), and mix the first and the last 8
+/// bytes of a longer key (long keys often share a prefix: `profile_link_color`,
+/// `profile_text_color`).
 #[inline(always)]
 fn fingerprint(key: &[u8]) -> u64 {
     let len = key.len();
-    if len >= 8 {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&key[..8]);
-        u64::from_le_bytes(word)
+    if len > 8 {
+        load_u64(key, 0) ^ load_u64(key, len - 8).rotate_left(29)
+    } else if len == 8 {
+        load_u64(key, 0)
     } else if len >= 4 {
         // Two overlapping halves cover all 4 to 7 bytes.
         load_u32(key, 0) | (load_u32(key, len - 4) << 32)

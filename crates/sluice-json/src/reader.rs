@@ -85,6 +85,11 @@ struct Frame {
     object: bool,
     /// Items completed so far (for the error path of arrays).
     items: usize,
+    /// Objects whose keys are not tracked (see [`JsonReader::keys_in_frames`]): the
+    /// absolute offset and length of the current key's token, for the error path; length 0
+    /// before the first key.
+    key_at: usize,
+    key_len: usize,
 }
 
 /// Counts line breaks before a position, lazily, for NDJSON record line numbers.
@@ -144,7 +149,10 @@ pub struct JsonReader<S> {
     frames: Vec<Frame>,
     pending: Option<Pending>,
     scratch: String,
-    span: Span,
+    /// The span of the last token read, kept as start and length: `span()` builds it only
+    /// when asked.
+    span_start: usize,
+    span_len: usize,
     keys: KeyTracker,
     /// Root values read completely.
     values: u64,
@@ -215,7 +223,8 @@ impl<S: Input> JsonReader<S> {
             frames: Vec::new(),
             pending: None,
             scratch: String::new(),
-            span: Span::default(),
+            span_start: 0,
+            span_len: 0,
             keys: KeyTracker::default(),
             values: 0,
             records: false,
@@ -351,7 +360,14 @@ impl<S: Input> JsonReader<S> {
                         self.state,
                         State::ObjectColon | State::ObjectValue | State::ObjectNext
                     );
-                if has_key && let Some(key) = self.keys.current_key(object, self.input.window()) {
+                let key = if !has_key {
+                    None
+                } else if self.keys_in_frames() {
+                    (frame.key_len > 0).then(|| self.key_in_input(frame.key_at, frame.key_len))
+                } else {
+                    self.keys.current_key(object, self.input.window())
+                };
+                if let Some(key) = key {
                     path.push_key(key);
                 }
                 object += 1;
@@ -360,6 +376,41 @@ impl<S: Input> JsonReader<S> {
             }
         }
         path
+    }
+
+    /// Whether the current key of each object lives in its frame, as the offset of its
+    /// token in the input, rather than in the key tracker: when duplicates are not looked
+    /// for (the key is needed only for error paths) and the input stays put.
+    #[inline(always)]
+    fn keys_in_frames(&self) -> bool {
+        self.options.duplicate_keys == DuplicateKeys::LastWins && self.input.is_stable()
+    }
+
+    /// The text of the key token at absolute offset `at` (`len` bytes) of a stable input,
+    /// decoded (escapes resolved, quotes dropped). Runs only for error paths.
+    #[cold]
+    fn key_in_input(&self, at: usize, len: usize) -> String {
+        let window = self.input.window();
+        let Some(raw) = window.get(at..at + len) else {
+            return String::new();
+        };
+        match raw {
+            [b'"' | b'\'', content @ .., _] if !content.contains(&b'\\') => {
+                String::from_utf8_lossy(content).into_owned()
+            }
+            [b'"' | b'\'', ..] => {
+                // Escapes: let a reader of the token alone decode it the same way.
+                let mut options = self.options.clone();
+                options.scalar_root = true;
+                let mut reader = JsonReader::new(SliceInput::new(raw), options);
+                match reader.read_str() {
+                    Ok(text) => text.to_owned(),
+                    Err(_) => String::from_utf8_lossy(raw).into_owned(),
+                }
+            }
+            // A JSON5 identifier: the token is the key.
+            _ => String::from_utf8_lossy(raw).into_owned(),
+        }
     }
 
     /// Describes the token at the reader's position for messages, and its length. Loads
@@ -606,7 +657,7 @@ impl<S: Input> JsonReader<S> {
                     if byte == b']' {
                         return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                     }
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::ArrayNext => match byte {
                     b',' => {
@@ -620,7 +671,7 @@ impl<S: Input> JsonReader<S> {
                         if byte == b']' && self.options.trailing_commas {
                             return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                         }
-                        return self.lex_value(byte);
+                        return self.lex_nested_value(byte);
                     }
                     b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
                     _ => {
@@ -631,7 +682,7 @@ impl<S: Input> JsonReader<S> {
                     if byte == b']' && self.options.trailing_commas {
                         return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                     }
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::ObjectFirst => {
                     if byte == b'}' {
@@ -671,7 +722,7 @@ impl<S: Input> JsonReader<S> {
                     let Some(byte) = self.skip_whitespace()? else {
                         return Err(self.eof_error());
                     };
-                    return self.lex_value(byte);
+                    return self.lex_nested_value(byte);
                 }
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
@@ -685,7 +736,8 @@ impl<S: Input> JsonReader<S> {
                     }
                     return self.lex_value(byte);
                 }
-                State::Start | State::ObjectValue => return self.lex_value(byte),
+                State::Start => return self.lex_value(byte),
+                State::ObjectValue => return self.lex_nested_value(byte),
             }
         }
     }
@@ -722,12 +774,17 @@ impl<S: Input> JsonReader<S> {
     /// Lexes a value starting with `byte` at `pos`.
     #[inline(always)]
     fn lex_value(&mut self, byte: u8) -> Result<Entry> {
-        let at_root = self.frames.is_empty();
+        if self.frames.is_empty() && !self.options.scalar_root && byte != b'{' && byte != b'[' {
+            return Err(self.root_value_error(byte));
+        }
+        self.lex_nested_value(byte)
+    }
+
+    /// [`Self::lex_value`] inside an array or object, where any value may stand.
+    #[inline(always)]
+    fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
-                if at_root && !self.options.scalar_root {
-                    return Err(self.scalar_root_error());
-                }
                 let (payload, len) = self.lex_string(b'"')?;
                 Ok(self.set_pending(Entry::String, len, payload))
             }
@@ -750,13 +807,6 @@ impl<S: Input> JsonReader<S> {
                 };
                 Ok(self.set_pending(entry, 1, Payload::None))
             }
-            _ if at_root && !self.options.scalar_root => {
-                if matches!(byte, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
-                    Err(self.scalar_root_error())
-                } else {
-                    Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"))
-                }
-            }
             b'-' | b'0'..=b'9' => self.lex_number(),
             b't' | b'f' | b'n' => self.lex_literal(),
             b'\'' if self.options.single_quotes => {
@@ -765,6 +815,16 @@ impl<S: Input> JsonReader<S> {
             }
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
+        }
+    }
+
+    /// A scalar (or anything else that is not `{` or `[`) at the root without `scalar_root`.
+    #[cold]
+    fn root_value_error(&mut self, byte: u8) -> Error {
+        if matches!(byte, b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
+            self.scalar_root_error()
+        } else {
+            self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")
         }
     }
 
@@ -1074,7 +1134,7 @@ impl<S: Input> JsonReader<S> {
                     let proven = !non_ascii || self.input.known_utf8();
                     return Ok((Payload::Borrowed(1, at, proven), at + 1));
                 }
-                self.push_raw(run, at)?;
+                self.push_raw(run, at, non_ascii)?;
                 return Ok((Payload::Scratch, at + 1));
             }
             if byte == b'\\' {
@@ -1082,7 +1142,7 @@ impl<S: Input> JsonReader<S> {
                     escaped = true;
                     self.scratch.clear();
                 }
-                self.push_raw(run, at)?;
+                self.push_raw(run, at, non_ascii)?;
                 at = self.lex_escape(at)?;
                 run = at;
                 continue;
@@ -1097,20 +1157,25 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, checking UTF-8.
-    fn push_raw(&mut self, from: usize, to: usize) -> Result<()> {
+    /// `non_ascii` is the string search's flag: clear when every byte it passed over (all
+    /// the raw runs so far) is ASCII.
+    fn push_raw(&mut self, from: usize, to: usize, non_ascii: bool) -> Result<()> {
         let raw = &self.input.window()[self.pos + from..self.pos + to];
-        if self.input.known_utf8() {
+        if !non_ascii || self.input.known_utf8() {
             debug_assert!(std::str::from_utf8(raw).is_ok());
-            // SAFETY: the input is a `&str` (`SliceInput::from_text`, the only input that
-            // says `known_utf8`, and a slice never moves), and a raw run starts after the
+            // SAFETY: either the string search saw no byte of 0x80 or more in any raw run
+            // of this string (`find_string_special` never misses one), so `raw` is ASCII;
+            // or the input is a `&str` (`SliceInput::from_text`, the only input that says
+            // `known_utf8`, and a slice never moves), and a raw run starts after the
             // opening quote or after a whole escape (every escape ends after a complete
             // character) and ends at a quote or a backslash (ASCII): both ends are character
-            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`.
+            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`
+            // and `raw_runs_between_escapes_are_checked_for_utf8`.
             self.scratch
                 .push_str(unsafe { std::str::from_utf8_unchecked(raw) });
             return Ok(());
         }
-        match std::str::from_utf8(raw) {
+        match scan::utf8(raw) {
             Ok(text) => {
                 self.scratch.push_str(text);
                 Ok(())
@@ -1305,15 +1370,17 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn mismatch(&mut self, expected: &str, pending: Pending) -> Error {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
-        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span))
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
+        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span()))
     }
 
     /// Moves past the pending token and updates the state for it.
     #[inline(always)]
     fn commit(&mut self, pending: Pending) {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + pending.len);
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
         self.pos += pending.len;
         self.pending = None;
         match pending.entry {
@@ -1321,20 +1388,28 @@ impl<S: Input> JsonReader<S> {
                 self.frames.push(Frame {
                     object: true,
                     items: 0,
+                    key_at: 0,
+                    key_len: 0,
                 });
-                self.keys.open();
+                if !self.keys_in_frames() {
+                    self.keys.open();
+                }
                 self.state = State::ObjectFirst;
             }
             Entry::ArrayRoot => {
                 self.frames.push(Frame {
                     object: false,
                     items: 0,
+                    key_at: 0,
+                    key_len: 0,
                 });
                 self.state = State::ArrayFirst;
             }
             Entry::MapEnd => {
                 self.frames.pop();
-                self.keys.close();
+                if !self.keys_in_frames() {
+                    self.keys.close();
+                }
                 self.after_value();
             }
             Entry::ArrayEnd => {
@@ -1350,7 +1425,8 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn commit_scalar(&mut self, len: usize) {
         let offset = self.input.offset();
-        self.span = Span::new(offset + self.pos, offset + self.pos + len);
+        self.span_start = offset + self.pos;
+        self.span_len = len;
         self.pos += len;
         self.pending = None;
         self.after_value();
@@ -1376,7 +1452,7 @@ impl<S: Input> JsonReader<S> {
     fn check_string(&self, payload: Payload) -> Result<()> {
         if let Payload::Borrowed(from, to, false) = payload {
             let bytes = &self.input.window()[self.pos + from..self.pos + to];
-            if let Err(err) = std::str::from_utf8(bytes) {
+            if let Err(err) = scan::utf8(bytes) {
                 return Err(self.decorate(self.utf8_error(self.pos + from, to - from, &err)));
             }
         }
@@ -1391,7 +1467,8 @@ impl<S: Input> JsonReader<S> {
         if pending.entry == Entry::Name {
             self.track_key(pending)?;
             let offset = self.input.offset();
-            self.span = Span::new(offset + start, offset + start + pending.len);
+            self.span_start = offset + start;
+            self.span_len = pending.len;
             self.pos += pending.len;
             self.pending = None;
             self.state = State::ObjectColon;
@@ -1408,7 +1485,7 @@ impl<S: Input> JsonReader<S> {
             }
             Payload::Borrowed(from, to, false) => {
                 let bytes = &self.input.window()[start + from..start + to];
-                match std::str::from_utf8(bytes) {
+                match scan::utf8(bytes) {
                     Ok(text) => Ok(text),
                     Err(err) => Err(self.decorate(self.utf8_error(start + from, to - from, &err))),
                 }
@@ -1417,8 +1494,21 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
+        if self.keys_in_frames() {
+            let at = self.input.offset() + self.pos;
+            if let Some(frame) = self.frames.last_mut() {
+                frame.key_at = at;
+                frame.key_len = pending.len;
+            }
+            return Ok(());
+        }
+        self.track_key_slow(pending)
+    }
+
+    #[inline]
+    fn track_key_slow(&mut self, pending: Pending) -> Result<()> {
         let window = self.input.window();
         let key = match pending.payload {
             Payload::Borrowed(from, to, _) if self.input.is_stable() => {
@@ -1531,7 +1621,7 @@ impl<S: Input> Reader for JsonReader<S> {
     }
 
     fn span(&self) -> Span {
-        self.span
+        Span::new(self.span_start, self.span_start + self.span_len)
     }
 
     #[inline]
@@ -1594,7 +1684,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(magnitude);
         }
         let value = self.read_number()?.to_u64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
@@ -1605,7 +1695,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(if negative { -value } else { value });
         }
         let value = self.read_number()?.to_i64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
@@ -1620,34 +1710,50 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(value);
         }
         let value = self.read_number()?.to_f64();
-        value.map_err(|e| self.decorate(e.or_span(self.span)))
+        value.map_err(|e| self.decorate(e.or_span(self.span())))
     }
 
     #[inline]
     fn read_map_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("MapRoot", |e| e == Entry::MapRoot)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::MapRoot,
+            ..pending
+        });
         Ok(None)
     }
 
     #[inline]
     fn read_map_end(&mut self) -> Result<()> {
         let pending = self.take("MapEnd", |e| e == Entry::MapEnd)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::MapEnd,
+            ..pending
+        });
         Ok(())
     }
 
     #[inline]
     fn read_array_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("ArrayRoot", |e| e == Entry::ArrayRoot)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::ArrayRoot,
+            ..pending
+        });
         Ok(None)
     }
 
     #[inline]
     fn read_array_end(&mut self) -> Result<()> {
         let pending = self.take("ArrayEnd", |e| e == Entry::ArrayEnd)?;
-        self.commit(pending);
+        // The entry spelled out, so that the state update for it is all that remains.
+        self.commit(Pending {
+            entry: Entry::ArrayEnd,
+            ..pending
+        });
         Ok(())
     }
 

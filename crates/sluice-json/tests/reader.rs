@@ -104,6 +104,75 @@ fn errors_carry_the_data_path() {
 }
 
 #[test]
+fn errors_carry_the_data_path_without_duplicate_tracking() {
+    // Without duplicate detection the current key is kept differently on stable and
+    // streamed inputs; the paths must not differ.
+    let options = JsonOptions {
+        duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+        ..JsonOptions::json5()
+    };
+    let cases = [
+        (r#"{"a":[1,{"b":tru}]}"#, "$.a[1].b"),
+        (r#"{"x":{"y":1,"y":2 3}}"#, "$.x.y"),
+        (r#"{"esc\u0061ped\n":[x]}"#, r#"$["escaped\n"][0]"#),
+        (r#"{'single':{"é":[1,{}, @]}}"#, "$.single.é[2]"),
+        (r#"{ident:{"k":1,"l":}}"#, "$.ident.l"),
+        (r#"{"a":1,"b":{"c":{}},"d":[x]}"#, "$.d[0]"),
+        (r#"{"a":{"c":{}}, 7}"#, "$"),
+    ];
+    for (input, path) in cases {
+        let slice = read_slice(input.as_bytes(), &options).unwrap_err();
+        let mut text_reader = JsonReader::from_str(input).with_options(options.clone());
+        let text = Token::read_all(&mut text_reader).unwrap_err();
+        let trickle = read_trickle(input.as_bytes(), 3, &options).unwrap_err();
+        for err in [&slice, &text, &trickle] {
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some(path),
+                "{input}: {err}"
+            );
+        }
+        assert_eq!(
+            (slice.code(), slice.span()),
+            (trickle.code(), trickle.span())
+        );
+    }
+}
+
+#[test]
+fn raw_runs_between_escapes_are_checked_for_utf8() {
+    let o = strict();
+    // ASCII runs around escapes decode as they are.
+    assert_eq!(
+        read_slice(b"[\"a\\tb\\u0041c\\\\\"]", &o).unwrap()[1],
+        Token::String("a\tbAc\\".into())
+    );
+    // A run after an escape, and one after valid non-ASCII text, are still checked.
+    assert_error(b"[\"\\nab\xff\"]", &o, codes::INVALID_UTF8, (6, 7));
+    assert_error(b"[\"\xc3\xa9\\n\xc3(\"]", &o, codes::INVALID_UTF8, (6, 7));
+    assert_error(b"[\"x\\n\xe9\\n\"]", &o, codes::INVALID_UTF8, (5, 6));
+}
+
+#[test]
+fn long_non_ascii_strings_are_checked_for_utf8() {
+    // Long enough for the SIMD check; the error still points at the faulty byte.
+    let o = strict();
+    let text = "名前:前田あゆみ 日本語のテキスト";
+    let doc = format!("[\"{text}\",\"{text}\\n{text}\"]");
+    let tokens = read_slice(doc.as_bytes(), &o).unwrap();
+    assert_eq!(tokens[1], Token::String(text.into()));
+    assert_eq!(tokens[2], Token::String(format!("{text}\n{text}")));
+    let mut bad = format!("[\"{text}").into_bytes();
+    let at = bad.len();
+    bad.extend_from_slice(b"\xe6\x97(tail text\"]");
+    assert_error(&bad, &o, codes::INVALID_UTF8, (at, at + 2));
+    let mut bad = format!("{{\"{text}\\t").into_bytes();
+    let at = bad.len();
+    bad.extend_from_slice(b"\xff0123456789abcdef\":1}");
+    assert_error(&bad, &o, codes::INVALID_UTF8, (at, at + 1));
+}
+
+#[test]
 fn rendered_errors_point_at_line_and_column() {
     let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
     let err = read_slice(text.as_bytes(), &strict())
