@@ -842,7 +842,11 @@ impl<'a> PropertyWriter<'a> {
             );
             return Ok(());
         }
-        let mut slot = self.slot()?;
+        let mut slot = match self.open_seq_in_list() {
+            Some(Ok(())) => return Ok(()),
+            Some(Err(item)) => item,
+            None => self.slot()?,
+        };
         // SAFETY: see `scalar`.
         let (place_ptr, view) = resolve_view(unsafe { slot.as_mut() }, false);
         let kind = match view {
@@ -899,8 +903,70 @@ impl<'a> PropertyWriter<'a> {
         }
     }
 
+    /// The common case of [`open_seq`](Self::open_seq): a fixed-size tuple or array as the
+    /// next element of a growable list (a coordinate pair in a geometry). The element is
+    /// appended and its frame pushed with one view lookup; `Some(Ok(()))` when done,
+    /// `Some(Err(item))` with the appended element when it is of another kind (the general
+    /// path goes on with it), `None` when the top frame is not a growable list.
+    #[inline(always)]
+    fn open_seq_in_list(&mut self) -> Option<Result<(), NonNull<dyn Reflect>>> {
+        let Some(Frame {
+            kind:
+                Kind::Seq {
+                    index,
+                    fixed: None,
+                    view: SeqView::List(list),
+                    ..
+                },
+            ..
+        }) = self.stack.last_mut()
+        else {
+            return None;
+        };
+        let mut list = *list;
+        // SAFETY: the view is of the top frame's container (see the type's safety design);
+        // the element appended is live until the frame pushed for it is popped.
+        let item = unsafe { list.as_mut() }.push_default()?;
+        *index += 1;
+        let item_ptr = NonNull::from(&mut *item);
+        let kind = match item.reflect_mut() {
+            ReflectMut::Tuple(t) => Kind::Seq {
+                source: SeqSource::Tuple,
+                index: 0,
+                fixed: Some(t.len()),
+                view: SeqView::Tuple(NonNull::from(t)),
+            },
+            ReflectMut::List(l) => match l.fixed_len() {
+                fixed @ Some(_) => Kind::Seq {
+                    source: SeqSource::List,
+                    index: 0,
+                    fixed,
+                    view: SeqView::List(NonNull::from(l)),
+                },
+                None => return Some(Err(item_ptr)),
+            },
+            _ => return Some(Err(item_ptr)),
+        };
+        self.push(item_ptr, kind);
+        Some(Ok(()))
+    }
+
     /// Closes the top frame with `found` (an end token).
     fn close(&mut self, found: &'static str, map_like: bool) -> Result<()> {
+        // The common case first (every coordinate pair of a geometry): a sequence that got all
+        // its elements. Its frame owns nothing, so it is dropped where it lies instead of being
+        // moved out of the stack.
+        if !map_like
+            && let Some(Frame {
+                kind: Kind::Seq { index, fixed, .. },
+                ..
+            }) = self.stack.last()
+            && fixed.is_none_or(|len| len == *index)
+        {
+            let depth = self.stack.len() - 1;
+            self.stack.truncate(depth);
+            return self.value_done();
+        }
         let Some(frame) = self.stack.last() else {
             return Err(Error::new(
                 core_codes::INVALID_STRUCTURE,
