@@ -811,8 +811,26 @@ impl<'a> PropertyWriter<'a> {
         }
     }
 
-    /// Opens an array-shaped value (`ArrayRoot` or `SetRoot`).
+    /// Opens an array-shaped value (`ArrayRoot` or `SetRoot`). The element fast path is
+    /// inlined into the caller; the rest is out of line.
+    #[inline]
     fn open_seq(&mut self, found: &'static str, len: Option<usize>) -> Result<()> {
+        match self.open_seq_in_list() {
+            Some(Ok(())) => Ok(()),
+            Some(Err(item)) => self.open_seq_general(found, len, Some(item)),
+            None => self.open_seq_general(found, len, None),
+        }
+    }
+
+    /// [`open_seq`](Self::open_seq) for every place; `item` is the element just appended to
+    /// the top frame's list, if any.
+    #[inline(never)]
+    fn open_seq_general(
+        &mut self,
+        found: &'static str,
+        len: Option<usize>,
+        item: Option<NonNull<dyn Reflect>>,
+    ) -> Result<()> {
         if let Some(Frame {
             target,
             kind:
@@ -842,9 +860,8 @@ impl<'a> PropertyWriter<'a> {
             );
             return Ok(());
         }
-        let mut slot = match self.open_seq_in_list() {
-            Some(Ok(())) => return Ok(()),
-            Some(Err(item)) => item,
+        let mut slot = match item {
+            Some(item) => item,
             None => self.slot()?,
         };
         // SAFETY: see `scalar`.
@@ -952,10 +969,10 @@ impl<'a> PropertyWriter<'a> {
     }
 
     /// Closes the top frame with `found` (an end token).
+    #[inline]
     fn close(&mut self, found: &'static str, map_like: bool) -> Result<()> {
-        // The common case first (every coordinate pair of a geometry): a sequence that got all
-        // its elements. Its frame owns nothing, so it is dropped where it lies instead of being
-        // moved out of the stack.
+        // The common case first, inlined into the caller (every coordinate pair of a
+        // geometry): a sequence that got all its elements.
         if !map_like
             && let Some(Frame {
                 kind: Kind::Seq { index, fixed, .. },
@@ -963,10 +980,19 @@ impl<'a> PropertyWriter<'a> {
             }) = self.stack.last()
             && fixed.is_none_or(|len| len == *index)
         {
-            let depth = self.stack.len() - 1;
-            self.stack.truncate(depth);
+            // A sequence frame owns nothing (pointers and counts): forgetting it skips the
+            // drop glue that would look at its kind again.
+            if let Some(frame) = self.stack.pop() {
+                std::mem::forget(frame);
+            }
             return self.value_done();
         }
+        self.close_general(found, map_like)
+    }
+
+    /// [`close`](Self::close) for every frame.
+    #[inline(never)]
+    fn close_general(&mut self, found: &'static str, map_like: bool) -> Result<()> {
         let Some(frame) = self.stack.last() else {
             return Err(Error::new(
                 core_codes::INVALID_STRUCTURE,
