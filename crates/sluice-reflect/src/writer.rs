@@ -811,8 +811,26 @@ impl<'a> PropertyWriter<'a> {
         }
     }
 
-    /// Opens an array-shaped value (`ArrayRoot` or `SetRoot`).
+    /// Opens an array-shaped value (`ArrayRoot` or `SetRoot`). The element fast path is
+    /// inlined into the caller; the rest is out of line.
+    #[inline]
     fn open_seq(&mut self, found: &'static str, len: Option<usize>) -> Result<()> {
+        match self.open_seq_in_list() {
+            Some(Ok(())) => Ok(()),
+            Some(Err(item)) => self.open_seq_general(found, len, Some(item)),
+            None => self.open_seq_general(found, len, None),
+        }
+    }
+
+    /// [`open_seq`](Self::open_seq) for every place; `item` is the element just appended to
+    /// the top frame's list, if any.
+    #[inline(never)]
+    fn open_seq_general(
+        &mut self,
+        found: &'static str,
+        len: Option<usize>,
+        item: Option<NonNull<dyn Reflect>>,
+    ) -> Result<()> {
         if let Some(Frame {
             target,
             kind:
@@ -842,7 +860,10 @@ impl<'a> PropertyWriter<'a> {
             );
             return Ok(());
         }
-        let mut slot = self.slot()?;
+        let mut slot = match item {
+            Some(item) => item,
+            None => self.slot()?,
+        };
         // SAFETY: see `scalar`.
         let (place_ptr, view) = resolve_view(unsafe { slot.as_mut() }, false);
         let kind = match view {
@@ -899,8 +920,79 @@ impl<'a> PropertyWriter<'a> {
         }
     }
 
+    /// The common case of [`open_seq`](Self::open_seq): a fixed-size tuple or array as the
+    /// next element of a growable list (a coordinate pair in a geometry). The element is
+    /// appended and its frame pushed with one view lookup; `Some(Ok(()))` when done,
+    /// `Some(Err(item))` with the appended element when it is of another kind (the general
+    /// path goes on with it), `None` when the top frame is not a growable list.
+    #[inline(always)]
+    fn open_seq_in_list(&mut self) -> Option<Result<(), NonNull<dyn Reflect>>> {
+        let Some(Frame {
+            kind:
+                Kind::Seq {
+                    index,
+                    fixed: None,
+                    view: SeqView::List(list),
+                    ..
+                },
+            ..
+        }) = self.stack.last_mut()
+        else {
+            return None;
+        };
+        let mut list = *list;
+        // SAFETY: the view is of the top frame's container (see the type's safety design);
+        // the element appended is live until the frame pushed for it is popped.
+        let item = unsafe { list.as_mut() }.push_default()?;
+        *index += 1;
+        let item_ptr = NonNull::from(&mut *item);
+        let kind = match item.reflect_mut() {
+            ReflectMut::Tuple(t) => Kind::Seq {
+                source: SeqSource::Tuple,
+                index: 0,
+                fixed: Some(t.len()),
+                view: SeqView::Tuple(NonNull::from(t)),
+            },
+            ReflectMut::List(l) => match l.fixed_len() {
+                fixed @ Some(_) => Kind::Seq {
+                    source: SeqSource::List,
+                    index: 0,
+                    fixed,
+                    view: SeqView::List(NonNull::from(l)),
+                },
+                None => return Some(Err(item_ptr)),
+            },
+            _ => return Some(Err(item_ptr)),
+        };
+        self.push(item_ptr, kind);
+        Some(Ok(()))
+    }
+
     /// Closes the top frame with `found` (an end token).
+    #[inline]
     fn close(&mut self, found: &'static str, map_like: bool) -> Result<()> {
+        // The common case first, inlined into the caller (every coordinate pair of a
+        // geometry): a sequence that got all its elements.
+        if !map_like
+            && let Some(Frame {
+                kind: Kind::Seq { index, fixed, .. },
+                ..
+            }) = self.stack.last()
+            && fixed.is_none_or(|len| len == *index)
+        {
+            // A sequence frame owns nothing (pointers and counts): forgetting it skips the
+            // drop glue that would look at its kind again.
+            if let Some(frame) = self.stack.pop() {
+                std::mem::forget(frame);
+            }
+            return self.value_done();
+        }
+        self.close_general(found, map_like)
+    }
+
+    /// [`close`](Self::close) for every frame.
+    #[inline(never)]
+    fn close_general(&mut self, found: &'static str, map_like: bool) -> Result<()> {
         let Some(frame) = self.stack.last() else {
             return Err(Error::new(
                 core_codes::INVALID_STRUCTURE,

@@ -477,3 +477,39 @@ fn typed_number_reads_keep_the_other_places() {
     same_outcome::<(u8,)>("[1, 22]", &JsonOptions::default());
     same_outcome::<[f64; 1]>("[1, 2.5]", &JsonOptions::default());
 }
+
+#[derive(Reflect, Debug, PartialEq, Default)]
+struct Pair(f64, f64);
+
+#[derive(Reflect, Debug, PartialEq, Default)]
+struct Wrapped((u8, u8));
+
+#[test]
+fn sequences_inside_growable_lists() {
+    // Fixed-size elements (tuples, arrays) take the element fast path; the rest the general one.
+    let tuples: Vec<Vec<(f64, f64)>> = from_json("[[[1, 2.5], [3, 4]], [], [[5, 6]]]").unwrap();
+    assert_eq!(
+        tuples,
+        [vec![(1.0, 2.5), (3.0, 4.0)], vec![], vec![(5.0, 6.0)]]
+    );
+    let arrays: Vec<[u8; 2]> = from_json("[[1, 2], [3, 4]]").unwrap();
+    assert_eq!(arrays, [[1, 2], [3, 4]]);
+    let options: Vec<Option<(u8, u8)>> = from_json("[[1, 2], null]").unwrap();
+    assert_eq!(options, [Some((1, 2)), None]);
+    let structs: Vec<Pair> = from_json("[[1, 2]]").unwrap();
+    assert_eq!(structs, [Pair(1.0, 2.0)]);
+    let newtypes: Vec<Wrapped> = from_json("[[1, 2]]").unwrap();
+    assert_eq!(newtypes, [Wrapped((1, 2))]);
+    let nested: Vec<Vec<u8>> = from_json("[[1], [2, 3]]").unwrap();
+    assert_eq!(nested, [vec![1], vec![2, 3]]);
+
+    // Wrong lengths: the same code and path as everywhere else.
+    let short = from_json::<Vec<(f64, f64)>>("[[1, 2], [3]]").unwrap_err();
+    assert_eq!(short.code(), codes::LENGTH_MISMATCH);
+    assert_eq!(short.path().unwrap().to_string(), "$[1][0]");
+    let long = from_json::<Vec<[u8; 2]>>("[[1, 2, 3]]").unwrap_err();
+    assert_eq!(long.code(), codes::LENGTH_MISMATCH);
+    let wrong = from_json::<Vec<(u8, u8)>>("[{}]").unwrap_err();
+    assert_eq!(wrong.code(), codes::WRONG_TYPE);
+    assert_eq!(wrong.path().unwrap().to_string(), "$[0]");
+}
