@@ -10,7 +10,7 @@
 //! on the heap, so a deep value cannot overflow the call stack.
 
 use sluice_core::pipe::copy_token;
-use sluice_core::{Entry, EnumToken, Number, Reader, Result, Span, SpanHint, Writer};
+use sluice_core::{Entry, EnumToken, Reader, Result, Span, SpanHint, Writer};
 
 use crate::info::{FieldInfo, StructStyle, VariantStyle};
 use crate::{Enum, Map, OptionValue, PropertyReader, Reflect, ReflectRef, ScalarRef, Set, Struct};
@@ -181,18 +181,10 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                 return self.token(written);
             }
             ScalarRef::Char(_) | ScalarRef::Uuid(_) => return self.formatted(scalar),
-            ScalarRef::I8(v) => Number::I64(v.into()),
-            ScalarRef::I16(v) => Number::I64(v.into()),
-            ScalarRef::I32(v) => Number::I64(v.into()),
-            ScalarRef::I64(v) => Number::I64(v),
-            ScalarRef::I128(v) => Number::I128(v),
-            ScalarRef::U8(v) => Number::U64(v.into()),
-            ScalarRef::U16(v) => Number::U64(v.into()),
-            ScalarRef::U32(v) => Number::U64(v.into()),
-            ScalarRef::U64(v) => Number::U64(v),
-            ScalarRef::U128(v) => Number::U128(v),
-            ScalarRef::F32(v) => Number::F32(v),
-            ScalarRef::F64(v) => Number::F64(v),
+            numeric => match numeric.as_number() {
+                Some(number) => number,
+                None => return self.formatted(numeric),
+            },
         };
         let written = self.writer.write_number(number);
         self.token(written)

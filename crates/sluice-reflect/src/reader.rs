@@ -551,20 +551,9 @@ impl Reader for PropertyReader<'_> {
 
     fn read_number(&mut self) -> Result<Number<'_>> {
         let number = match self.next {
-            Next::Scalar(scalar) => match scalar {
-                ScalarRef::I8(v) => Number::I64(v.into()),
-                ScalarRef::I16(v) => Number::I64(v.into()),
-                ScalarRef::I32(v) => Number::I64(v.into()),
-                ScalarRef::I64(v) => Number::I64(v),
-                ScalarRef::I128(v) => Number::I128(v),
-                ScalarRef::U8(v) => Number::U64(v.into()),
-                ScalarRef::U16(v) => Number::U64(v.into()),
-                ScalarRef::U32(v) => Number::U64(v.into()),
-                ScalarRef::U64(v) => Number::U64(v),
-                ScalarRef::U128(v) => Number::U128(v),
-                ScalarRef::F32(v) => Number::F32(v),
-                ScalarRef::F64(v) => Number::F64(v),
-                _ => return Err(self.mismatch("Number")),
+            Next::Scalar(scalar) => match scalar.as_number() {
+                Some(number) => number,
+                None => return Err(self.mismatch("Number")),
             },
             _ => return Err(self.mismatch("Number")),
         };

@@ -97,6 +97,40 @@ pub enum ScalarRef<'a> {
     Uuid(Uuid),
 }
 
+impl ScalarRef<'_> {
+    /// The number token of a numeric scalar (the widest token of its kind: `I64` for every
+    /// signed integer up to 64 bits, `U64` for unsigned ones); `None` for the others.
+    ///
+    /// ```
+    /// use sluice_core::Number;
+    /// use sluice_reflect::ScalarRef;
+    /// assert!(matches!(ScalarRef::U8(7).as_number(), Some(Number::U64(7))));
+    /// assert!(ScalarRef::Bool(true).as_number().is_none());
+    /// ```
+    #[inline(always)]
+    #[must_use]
+    pub fn as_number(self) -> Option<sluice_core::Number<'static>> {
+        use sluice_core::Number;
+        Some(match self {
+            ScalarRef::I8(v) => Number::I64(v.into()),
+            ScalarRef::I16(v) => Number::I64(v.into()),
+            ScalarRef::I32(v) => Number::I64(v.into()),
+            ScalarRef::I64(v) => Number::I64(v),
+            ScalarRef::I128(v) => Number::I128(v),
+            ScalarRef::U8(v) => Number::U64(v.into()),
+            ScalarRef::U16(v) => Number::U64(v.into()),
+            ScalarRef::U32(v) => Number::U64(v.into()),
+            ScalarRef::U64(v) => Number::U64(v),
+            ScalarRef::U128(v) => Number::U128(v),
+            ScalarRef::F32(v) => Number::F32(v),
+            ScalarRef::F64(v) => Number::F64(v),
+            ScalarRef::Bool(_) | ScalarRef::Char(_) | ScalarRef::Str(_) | ScalarRef::Uuid(_) => {
+                return None;
+            }
+        })
+    }
+}
+
 /// A scalar place to write to.
 #[derive(Debug)]
 #[allow(missing_docs)]
