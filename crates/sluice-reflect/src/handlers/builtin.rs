@@ -556,11 +556,11 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
         let (mut has_key, mut has_value) = (false, false);
         while ctx.reader.peek()? != Entry::MapEnd {
             // The entry keys as static text, so the reader is free again for the span.
-            let name: &str = match ctx.reader.read_name()? {
-                "$key" => "$key",
-                "Key" => "Key",
-                "$value" => "$value",
-                "Value" => "Value",
+            let (name, is_key): (&str, bool) = match ctx.reader.read_name()? {
+                "$key" => ("$key", true),
+                "Key" => ("Key", true),
+                "$value" => ("$value", false),
+                "Value" => ("Value", false),
                 other => {
                     let message =
                         format!("unknown key {other:?} in a map entry (expected $key, $value)");
@@ -570,39 +570,18 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
                 }
             };
             let name_span = ctx.reader.span();
-            match name {
-                "$key" | "Key" => {
-                    if has_key
-                        && let Some(error) = ctx.session.duplicate_key(name, name_span, &path)
-                    {
-                        return Err(error);
-                    }
-                    let mut key_path = path.clone();
-                    key_path.push_key(name);
-                    ctx.session
-                        .read_value(ctx.reader, key.as_mut(), &key_path)?;
-                    has_key = true;
-                }
-                "$value" | "Value" => {
-                    if has_value
-                        && let Some(error) = ctx.session.duplicate_key(name, name_span, &path)
-                    {
-                        return Err(error);
-                    }
-                    let mut value_path = path.clone();
-                    value_path.push_key(name);
-                    ctx.session
-                        .read_value(ctx.reader, value.as_mut(), &value_path)?;
-                    has_value = true;
-                }
-                other => {
-                    let message =
-                        format!("unknown key {other:?} in a map entry (expected $key, $value)");
-                    return Err(Error::new(codes::UNKNOWN_FIELD, message)
-                        .with_span(ctx.reader.span())
-                        .with_path(path));
-                }
+            let (seen, place) = if is_key {
+                (&mut has_key, key.as_mut())
+            } else {
+                (&mut has_value, value.as_mut())
+            };
+            if *seen && let Some(error) = ctx.session.duplicate_key(name, name_span, &path) {
+                return Err(error);
             }
+            let mut entry_path = path.clone();
+            entry_path.push_key(name);
+            ctx.session.read_value(ctx.reader, place, &entry_path)?;
+            *seen = true;
         }
         ctx.reader.read_map_end()?;
         if !(has_key && has_value) {
