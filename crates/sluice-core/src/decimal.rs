@@ -333,17 +333,7 @@ pub fn parse_i64(text: &[u8]) -> Option<i64> {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift), so failures reproduce.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::testing::Rng;
 
     fn check(text: &str) -> bool {
         let expected: f64 = text.parse().unwrap();
@@ -405,7 +395,7 @@ mod tests {
 
     #[test]
     fn shortest_prints_of_random_bits_read_back_exactly() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         let mut fast = 0;
         for _ in 0..200_000 {
             let value = f64::from_bits(rng.next());
@@ -424,7 +414,7 @@ mod tests {
 
     #[test]
     fn long_mantissas_with_fractions_are_taken_by_the_fast_path_and_exact() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let mut fast = 0;
         let mut total = 0;
         for _ in 0..200_000 {
@@ -447,7 +437,7 @@ mod tests {
     #[test]
     fn halfway_cases_and_their_neighbours_are_exact() {
         // x + half an ulp, just below and just above it, for values near 1 and near 100.
-        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut rng = Rng::new(0xdead_beef_cafe_f00d);
         for _ in 0..20_000 {
             let base = 1.0 + (rng.next() % 1_000_000) as f64 / 7.0;
             let next = f64::from_bits(base.to_bits() + 1);

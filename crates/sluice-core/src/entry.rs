@@ -21,6 +21,28 @@ pub enum NumberHint {
     Float,
 }
 
+impl NumberHint {
+    /// The hint of number text in decimal syntax, from its spelling alone: a `.`, `e` or `E`
+    /// makes it a float, a leading `-` a negative integer. The text is not validated.
+    ///
+    /// ```
+    /// use sluice_core::NumberHint;
+    /// assert_eq!(NumberHint::of_text("12"), NumberHint::Integer);
+    /// assert_eq!(NumberHint::of_text("-12"), NumberHint::NegInteger);
+    /// assert_eq!(NumberHint::of_text("1e3"), NumberHint::Float);
+    /// ```
+    #[must_use]
+    pub fn of_text(text: &str) -> NumberHint {
+        if text.contains(['.', 'e', 'E']) {
+            NumberHint::Float
+        } else if text.starts_with('-') {
+            NumberHint::NegInteger
+        } else {
+            NumberHint::Integer
+        }
+    }
+}
+
 /// The kind of the next token in a stream.
 ///
 /// ```

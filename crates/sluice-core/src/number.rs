@@ -433,14 +433,7 @@ mod tests {
     use super::*;
 
     fn text(s: &str) -> Number<'_> {
-        let hint = if s.contains(['.', 'e', 'E']) {
-            NumberHint::Float
-        } else if s.starts_with('-') {
-            NumberHint::NegInteger
-        } else {
-            NumberHint::Integer
-        };
-        Number::Text(s, hint)
+        Number::Text(s, NumberHint::of_text(s))
     }
 
     #[test]

@@ -413,6 +413,39 @@ pub fn normalize(tokens: &[Token]) -> Vec<Token> {
     out
 }
 
+/// A small deterministic random generator (xorshift64) for generated test inputs: the same
+/// seed gives the same sequence on every machine, so a failure reproduces.
+///
+/// ```
+/// use sluice_core::testing::Rng;
+/// let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+/// assert_eq!(a.next(), b.next());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator starting from `seed` (zero is replaced by a fixed non-zero seed, since
+    /// xorshift would stay at zero forever).
+    #[must_use]
+    pub fn new(seed: u64) -> Rng {
+        Rng(if seed == 0 {
+            0x2545_f491_4f6c_dd1d
+        } else {
+            seed
+        })
+    }
+
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

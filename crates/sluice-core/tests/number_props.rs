@@ -3,21 +3,11 @@
 use proptest::prelude::*;
 use sluice_core::{Number, NumberHint, codes};
 
-fn hint_of(text: &str) -> NumberHint {
-    if text.contains(['.', 'e', 'E']) {
-        NumberHint::Float
-    } else if text.starts_with('-') {
-        NumberHint::NegInteger
-    } else {
-        NumberHint::Integer
-    }
-}
-
 proptest! {
     #[test]
     fn any_i64_text_reads_back_exactly(v: i64) {
         let text = v.to_string();
-        let n = Number::Text(&text, hint_of(&text));
+        let n = Number::Text(&text, NumberHint::of_text(&text));
         prop_assert_eq!(n.to_i64().unwrap(), v);
         prop_assert_eq!(n.to_i128().unwrap(), i128::from(v));
         prop_assert_eq!(n.to_i32().is_ok(), i32::try_from(v).is_ok());
@@ -38,14 +28,14 @@ proptest! {
     #[test]
     fn shortest_f64_text_reads_back_to_the_same_bits(v in any::<f64>().prop_filter("finite", |v| v.is_finite())) {
         let text = format!("{v:?}");
-        let n = Number::Text(&text, hint_of(&text));
+        let n = Number::Text(&text, NumberHint::of_text(&text));
         prop_assert_eq!(n.to_f64().unwrap().to_bits(), v.to_bits());
     }
 
     #[test]
     fn shortest_f32_text_reads_back_to_the_same_bits(v in any::<f32>().prop_filter("finite", |v| v.is_finite())) {
         let text = format!("{v:?}");
-        let n = Number::Text(&text, hint_of(&text));
+        let n = Number::Text(&text, NumberHint::of_text(&text));
         prop_assert_eq!(n.to_f32().unwrap().to_bits(), v.to_bits());
     }
 

@@ -5,6 +5,7 @@
 mod common;
 
 use common::Trickle;
+use sluice_core::testing::Rng;
 use sluice_core::{Entry, NumberHint, Reader, codes as core_codes};
 use sluice_json::JsonReader;
 
@@ -93,18 +94,6 @@ impl<R: Reader> SkipToken for R {
     }
 }
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 fn array(items: &[String]) -> Vec<u8> {
     format!("[{}]", items.join(",")).into_bytes()
 }
@@ -126,7 +115,7 @@ fn corpus_numbers_read_as_the_standard_parsers_read_them() {
 
 #[test]
 fn random_doubles_printed_shortest_read_back_exactly() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut items = Vec::new();
     while items.len() < 20_000 {
         let value = f64::from_bits(rng.next());
@@ -141,7 +130,7 @@ fn random_doubles_printed_shortest_read_back_exactly() {
 
 #[test]
 fn long_mantissas_exponent_extremes_and_halfway_cases_are_correctly_rounded() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut items = Vec::new();
     for _ in 0..10_000 {
         // 15 to 20 significant digits, the point anywhere, an exponent sometimes.

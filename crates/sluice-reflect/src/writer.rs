@@ -1344,13 +1344,7 @@ fn write_key_into(place: &mut dyn Reflect, text: &str) -> Result<(), ScalarError
                 return Ok(());
             }
             scalar => {
-                let hint = if text.contains(['.', 'e', 'E']) {
-                    NumberHint::Float
-                } else if text.starts_with('-') {
-                    NumberHint::NegInteger
-                } else {
-                    NumberHint::Integer
-                };
+                let hint = NumberHint::of_text(text);
                 if let Some(result) = set_number(scalar, Number::Text(text, hint)) {
                     return result.map_err(ScalarError::Other);
                 }

@@ -71,13 +71,7 @@ fn number_text_matches_the_general_conversion() {
         text: &'a str,
         general: fn(Number<'a>) -> sluice_core::Result<T>,
     ) {
-        let hint = if text.contains(['.', 'e', 'E']) {
-            NumberHint::Float
-        } else if text.starts_with('-') {
-            NumberHint::NegInteger
-        } else {
-            NumberHint::Integer
-        };
+        let hint = NumberHint::of_text(text);
         match (from_json::<T>(text), general(Number::Text(text, hint))) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
             (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "{text}"),
@@ -233,13 +227,7 @@ fn matches_general<'a, T: Typed + std::fmt::Debug>(
     text: &'a str,
     general: fn(Number<'a>) -> sluice_core::Result<T>,
 ) {
-    let hint = if text.contains(['.', 'e', 'E']) {
-        NumberHint::Float
-    } else if text.starts_with('-') {
-        NumberHint::NegInteger
-    } else {
-        NumberHint::Integer
-    };
+    let hint = NumberHint::of_text(text);
     match (
         from_json_table::<T>(text, &JsonOptions::default()),
         general(Number::Text(text, hint)),

@@ -720,16 +720,6 @@ fn put_number(ctx: &mut ReadContext<'_, '_>, number: Number<'_>) -> Result<()> {
     result.map_err(|e| located(ctx, &e).with_span(span))
 }
 
-fn number_hint(text: &str) -> NumberHint {
-    if text.contains(['.', 'e', 'E']) {
-        NumberHint::Float
-    } else if text.starts_with('-') {
-        NumberHint::NegInteger
-    } else {
-        NumberHint::Integer
-    }
-}
-
 fn read_coerced(ctx: &mut ReadContext<'_, '_>, truncate: bool) -> Result<()> {
     let Some(kind) = scalar_kind(ctx.info) else {
         return Err(ctx.error(codes::WRONG_TYPE, "not a scalar"));
@@ -780,7 +770,7 @@ fn read_coerced(ctx: &mut ReadContext<'_, '_>, truncate: bool) -> Result<()> {
             }
             Entry::String => {
                 let text = ctx.reader.read_str()?.trim().to_owned();
-                put_number(ctx, Number::Text(&text, number_hint(&text)))
+                put_number(ctx, Number::Text(&text, NumberHint::of_text(&text)))
             }
             _ => {
                 let number = ctx.reader.read_number()?.to_owned_number();
