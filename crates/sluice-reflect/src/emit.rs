@@ -73,6 +73,19 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
         }
     }
 
+    /// A child's typed view (or null when there is none) at `depth`, which the caller has
+    /// checked to be below [`MAX_DEPTH`]: the view comes from the container in one call
+    /// (`field_ref`, `get_ref`) instead of the child and then its view.
+    #[inline(always)]
+    #[allow(clippy::needless_pass_by_value)]
+    fn child(&mut self, view: Option<ReflectRef<'_>>, depth: usize) -> Result<()> {
+        match view {
+            Some(ReflectRef::Scalar(scalar)) => self.scalar(scalar),
+            Some(view) => self.shape(view, depth),
+            None => self.null(),
+        }
+    }
+
     fn value(&mut self, value: &dyn Reflect, depth: usize) -> Result<()> {
         self.view(value, value.reflect_ref(), depth)
     }
@@ -100,8 +113,14 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                 let start = self.tokens;
                 let written = self.writer.write_array_root(Some(len));
                 self.token(written)?;
-                for index in 0..len {
-                    self.value_or_null(t.get(index), depth + 1)?;
+                if depth + 1 < MAX_DEPTH {
+                    for index in 0..len {
+                        self.child(t.get_ref(index), depth + 1)?;
+                    }
+                } else {
+                    for index in 0..len {
+                        self.value_or_null(t.get(index), depth + 1)?;
+                    }
                 }
                 let written = self.writer.write_array_end();
                 self.end(written, start)
@@ -111,8 +130,14 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                 let start = self.tokens;
                 let written = self.writer.write_array_root(Some(len));
                 self.token(written)?;
-                for index in 0..len {
-                    self.value_or_null(l.get(index), depth + 1)?;
+                if depth + 1 < MAX_DEPTH {
+                    for index in 0..len {
+                        self.child(l.get_ref(index), depth + 1)?;
+                    }
+                } else {
+                    for index in 0..len {
+                        self.value_or_null(l.get(index), depth + 1)?;
+                    }
                 }
                 let written = self.writer.write_array_end();
                 self.end(written, start)
@@ -235,11 +260,7 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
                     for (index, info) in fields.iter().enumerate() {
                         let written = self.writer.write_name(info.name);
                         self.token(written)?;
-                        match s.field_ref(index) {
-                            Some(ReflectRef::Scalar(scalar)) => self.scalar(scalar)?,
-                            Some(view) => self.shape(view, depth + 1)?,
-                            None => self.null()?,
-                        }
+                        self.child(s.field_ref(index), depth + 1)?;
                     }
                 } else {
                     self.named_fields(fields, |index| s.field(index), depth)?;

@@ -192,6 +192,9 @@ impl<T: Typed> List for Vec<T> {
     fn get(&self, index: usize) -> Option<&dyn Reflect> {
         self.as_slice().get(index).map(|v| v as &dyn Reflect)
     }
+    fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        self.as_slice().get(index).map(Reflect::reflect_ref)
+    }
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect> {
         self.as_mut_slice()
             .get_mut(index)
@@ -262,6 +265,9 @@ impl<T: Typed> List for VecDeque<T> {
     fn get(&self, index: usize) -> Option<&dyn Reflect> {
         VecDeque::get(self, index).map(|v| v as &dyn Reflect)
     }
+    fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        VecDeque::get(self, index).map(Reflect::reflect_ref)
+    }
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect> {
         VecDeque::get_mut(self, index).map(|v| v as &mut dyn Reflect)
     }
@@ -326,6 +332,9 @@ impl<T: Typed, const N: usize> List for [T; N] {
     }
     fn get(&self, index: usize) -> Option<&dyn Reflect> {
         self.as_slice().get(index).map(|v| v as &dyn Reflect)
+    }
+    fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        self.as_slice().get(index).map(Reflect::reflect_ref)
     }
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect> {
         self.as_mut_slice()
@@ -590,6 +599,12 @@ macro_rules! tuple_impl {
             fn get(&self, index: usize) -> Option<&dyn Reflect> {
                 match index {
                     $($index => Some(&self.$index as &dyn Reflect),)*
+                    _ => None,
+                }
+            }
+            fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+                match index {
+                    $($index => Some(Reflect::reflect_ref(&self.$index)),)*
                     _ => None,
                 }
             }

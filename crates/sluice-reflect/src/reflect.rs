@@ -259,6 +259,18 @@ pub trait Tuple: 'static {
     }
     /// The element at `index`.
     fn get(&self, index: usize) -> Option<&dyn Reflect>;
+    /// The typed view of the element at `index`: `get(index)` and its `reflect_ref` in one
+    /// call (the built-in tuples answer it without a dynamic call for the element).
+    ///
+    /// ```
+    /// use sluice_reflect::{ReflectRef, ScalarRef, Tuple};
+    /// let pair = (1.5f64, "x".to_string());
+    /// assert!(matches!(pair.get_ref(0), Some(ReflectRef::Scalar(ScalarRef::F64(v))) if v == 1.5));
+    /// assert!(pair.get_ref(2).is_none());
+    /// ```
+    fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        self.get(index).map(Reflect::reflect_ref)
+    }
     /// The element at `index`, mutably.
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect>;
 }
@@ -273,6 +285,18 @@ pub trait List: 'static {
     }
     /// The element at `index`.
     fn get(&self, index: usize) -> Option<&dyn Reflect>;
+    /// The typed view of the element at `index`: `get(index)` and its `reflect_ref` in one
+    /// call (the built-in lists answer it without a dynamic call for the element).
+    ///
+    /// ```
+    /// use sluice_reflect::{List, ReflectRef, ScalarRef};
+    /// let list = vec![7u32, 8];
+    /// assert!(matches!(list.get_ref(1), Some(ReflectRef::Scalar(ScalarRef::U32(8)))));
+    /// assert!(list.get_ref(2).is_none());
+    /// ```
+    fn get_ref(&self, index: usize) -> Option<ReflectRef<'_>> {
+        self.get(index).map(Reflect::reflect_ref)
+    }
     /// The element at `index`, mutably.
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect>;
     /// The fixed length of an array, `None` for growable lists.
