@@ -196,22 +196,25 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
 
     #[inline(always)]
     fn scalar(&mut self, scalar: ScalarRef<'_>) -> Result<()> {
-        let number = match scalar {
-            ScalarRef::Bool(value) => {
-                let written = self.writer.write_bool(value);
-                return self.token(written);
-            }
-            ScalarRef::Str(text) => {
-                let written = self.writer.write_str(text);
-                return self.token(written);
-            }
+        // The common numbers go through the writer's typed methods, which a format may
+        // implement without building a `Number` and matching on it again.
+        let written = match scalar {
+            ScalarRef::Bool(value) => self.writer.write_bool(value),
+            ScalarRef::Str(text) => self.writer.write_str(text),
+            ScalarRef::F64(value) => self.writer.write_f64(value),
+            ScalarRef::F32(value) => self.writer.write_f32(value),
+            ScalarRef::I8(value) => self.writer.write_i64(value.into()),
+            ScalarRef::I16(value) => self.writer.write_i64(value.into()),
+            ScalarRef::I32(value) => self.writer.write_i64(value.into()),
+            ScalarRef::I64(value) => self.writer.write_i64(value),
+            ScalarRef::U8(value) => self.writer.write_u64(value.into()),
+            ScalarRef::U16(value) => self.writer.write_u64(value.into()),
+            ScalarRef::U32(value) => self.writer.write_u64(value.into()),
+            ScalarRef::U64(value) => self.writer.write_u64(value),
+            ScalarRef::I128(value) => self.writer.write_i128(value),
+            ScalarRef::U128(value) => self.writer.write_u128(value),
             ScalarRef::Char(_) | ScalarRef::Uuid(_) => return self.formatted(scalar),
-            numeric => match numeric.as_number() {
-                Some(number) => number,
-                None => return self.formatted(numeric),
-            },
         };
-        let written = self.writer.write_number(number);
         self.token(written)
     }
 
