@@ -4,11 +4,11 @@
 //! every error. Most numbers in real documents are short, though (a coordinate such as
 //! `-65.613616999999977`, a price, an id), and for those a specialised path is several
 //! times cheaper: digits are read eight at a time, and the value is computed with one
-//! correctly rounded floating-point operation or proven correct with exact integer
-//! arithmetic. These functions answer `None` for anything they cannot settle (other syntax,
-//! more than 19 significant digits, large exponents, ties), and the caller then takes the
-//! general path, which also builds the error. An answer that is `Some` is always the
-//! correctly rounded value.
+//! correctly rounded floating-point operation or with one or two 64-bit multiplications
+//! by a power of five (the Eisel-Lemire method). These functions answer `None` for anything
+//! they cannot settle (other syntax, more than 19 significant digits, powers of ten beyond
+//! 10^-27 to 10^55), and the caller then takes the general path, which also builds the
+//! error. An answer that is `Some` is always the correctly rounded value.
 //!
 //! ```
 //! use sluice_core::decimal;
@@ -203,67 +203,110 @@ const EXACT_POWERS: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Powers of ten as integers, up to 10^22 (74 bits, so `(2^54 + 1) * 10^22` fits in 128).
-const INTEGER_POWERS: [u128; 23] = {
-    let mut table = [1u128; 23];
-    let mut i = 1;
-    while i < 23 {
-        table[i] = table[i - 1] * 10;
-        i += 1;
+/// The smallest and largest power of ten that [`scaled_by_power_of_ten`] takes.
+const FIVE_POWERS_MIN: i32 = -27;
+const FIVE_POWERS_MAX: i32 = 55;
+
+/// `5^q` for `q` in `FIVE_POWERS_MIN..=FIVE_POWERS_MAX` as a 128-bit fraction (high word,
+/// low word) normalized so the top bit is set. Positive powers are exact (`5^55 < 2^128`);
+/// a negative power `5^-n` is `floor(2^(b + 127) / 5^n) + 1`, where `b` is the bit length of
+/// `5^n`, one more than the truncated reciprocal so the product never falls short. In this
+/// range of `q` a 128-bit product with these values always decides the rounding (Lemire,
+/// "Number Parsing at a Gigabyte per Second", 2021, section 5), which is why the table
+/// stops here rather than covering every `f64` exponent.
+const FIVE_POWERS: [(u64, u64); (FIVE_POWERS_MAX - FIVE_POWERS_MIN + 1) as usize] = {
+    let mut table = [(0u64, 0u64); (FIVE_POWERS_MAX - FIVE_POWERS_MIN + 1) as usize];
+    let mut q = FIVE_POWERS_MIN;
+    while q <= FIVE_POWERS_MAX {
+        let value: u128 = if q >= 0 {
+            let mut power = 1u128;
+            let mut i = 0;
+            while i < q {
+                power *= 5;
+                i += 1;
+            }
+            power << power.leading_zeros()
+        } else {
+            let mut divisor = 1u64;
+            let mut i = 0;
+            while i < -q {
+                divisor *= 5;
+                i += 1;
+            }
+            let bits = 64 - divisor.leading_zeros();
+            // 2^(bits + 127) / divisor, two 64-bit digits of long division; the first
+            // partial dividend is 2^(bits - 1), already below the divisor.
+            let divisor = divisor as u128;
+            let remainder = 1u128 << (bits - 1);
+            let high = (remainder << 64) / divisor;
+            let remainder = (remainder << 64) % divisor;
+            let low = (remainder << 64) / divisor;
+            ((high << 64) | low) + 1
+        };
+        table[(q - FIVE_POWERS_MIN) as usize] = ((value >> 64) as u64, value as u64);
+        q += 1;
     }
     table
 };
 
-/// The `f64` nearest to `mantissa / 10^q`, given `candidate`, a positive normal value at
-/// most one step away from it; proven with exact integer arithmetic. `None` when the
-/// numbers do not fit the proof, the value is a tie, or it lies further away (the caller
-/// then takes the general path).
+/// `mantissa * 10^q` (nonzero `mantissa`, `q` in the table's range) as the nearest `f64`,
+/// by the Eisel-Lemire method: the mantissa, shifted so its top bit is set, is multiplied
+/// by the 128-bit fraction of `5^q`; the top 54 bits of the product are the significand
+/// plus one rounding bit, and the power of two comes from `q` and the shifts. One or two
+/// 64-bit multiplications, no division, and no fallback needed in this range: the result
+/// is always the correctly rounded value (ties to even).
 #[inline(always)]
-fn nearest(candidate: f64, mantissa: u64, q: usize) -> Option<f64> {
-    let bits = candidate.to_bits();
-    let biased = i32::try_from(bits >> 52).ok()?;
-    let fraction = bits & ((1 << 52) - 1);
-    // Next to a power of two the spacing of doubles changes: leave those rare cases (the
-    // candidate or its neighbour below is one) to the general path rather than prove them.
-    if biased == 0 || biased >= 0x7fe || fraction <= 1 {
-        return None;
+fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> f64 {
+    debug_assert!(mantissa != 0 && (FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&q));
+    let (five_high, five_low) = FIVE_POWERS[(q - FIVE_POWERS_MIN) as usize];
+    let shift = mantissa.leading_zeros();
+    let normalized = mantissa << shift;
+    let product = u128::from(normalized) * u128::from(five_high);
+    let mut high = (product >> 64) as u64;
+    let mut low = product as u64;
+    // The 9 bits below the 55 that matter are all ones: the truncated low half of the
+    // power of five might carry into them, so add its contribution.
+    const BELOW: u64 = u64::MAX >> 55;
+    if high & BELOW == BELOW {
+        let second = u128::from(normalized) * u128::from(five_low);
+        let (sum, carry) = low.overflowing_add((second >> 64) as u64);
+        low = sum;
+        high += u64::from(carry);
     }
-    let significand = fraction | (1 << 52);
-    // candidate = significand * 2^(biased - 1075), and the doubles next to it are half a
-    // step, 2^(biased - 1076), away from the midpoints. Multiplying everything by
-    // 10^q * 2^shift with shift = 1076 - biased makes every quantity an integer: the value
-    // becomes `scaled`, the candidate `center` and half a step `power`.
-    let shift = u32::try_from(1076 - biased).ok()?;
-    if u128::from(mantissa).leading_zeros() <= shift {
-        return None;
+    // The product's top bit is bit 127 or bit 126; keep 54 bits from it.
+    let top = (high >> 63) as u32;
+    let mut significand = high >> (top + 9);
+    // floor(q * log2(10)) by a fixed-point multiplication, exact for |q| < 1650; 1086 is
+    // the f64 exponent bias (1023) plus the 63 of the normalized mantissa.
+    let log2_of_power = (q * 217_706) >> 16;
+    let mut biased = log2_of_power + 1086 + top.cast_signed() - shift.cast_signed();
+    // A value exactly halfway between two doubles (possible only for small |q|, where the
+    // product is exact: nothing below the kept bits) rounds to the even one.
+    if low <= 1
+        && (-4..=23).contains(&q)
+        && significand & 3 == 1
+        && significand << (top + 9) == high
+    {
+        significand &= !1;
     }
-    let scaled = u128::from(mantissa) << shift;
-    let power = INTEGER_POWERS[q];
-    let center = u128::from(2 * significand) * power;
-    let (distance, step) = if scaled >= center {
-        (scaled - center, 1)
-    } else {
-        (center - scaled, -1i64)
-    };
-    if distance < power {
-        Some(candidate)
-    } else if distance > power && distance < 3 * power {
-        // Within the interval of the neighbour on that side (never a power of two below,
-        // and a power of two above has an even wider interval above it).
-        Some(f64::from_bits(bits.checked_add_signed(step)?))
-    } else {
-        None
+    significand += significand & 1;
+    significand >>= 1;
+    if significand >= 2 << 52 {
+        significand = 1 << 52;
+        biased += 1;
     }
+    // In this range of q and mantissa the exponent is always normal: 1e-27 to 2e74.
+    let biased = u64::from(biased.cast_unsigned());
+    f64::from_bits((significand & !(1 << 52)) | (biased << 52))
 }
 
 /// `mantissa * 10^exponent` (with the sign) as the nearest `f64`; `None` when the general
 /// path must decide.
 ///
 /// Exact cases (a mantissa up to 2^53 and a power of ten up to 10^22) are one correctly
-/// rounded operation. Longer mantissas with a small negative exponent, the usual shape of
-/// coordinates and measurements, are divided in floating point and the result is then
-/// proven correctly rounded (or moved to the neighbour that is) with exact 128-bit integer
-/// arithmetic.
+/// rounded operation. Longer mantissas (the usual shape of coordinates and measurements,
+/// such as `-65.613616999999977`) with a power of ten from 10^-27 to 10^55 take the
+/// Eisel-Lemire method: a 128-bit product with a table of powers of five.
 #[must_use]
 #[inline(always)]
 pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
@@ -280,19 +323,16 @@ pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
     let approximate = mantissa as f64;
     let q = exponent.unsigned_abs() as usize;
     if mantissa <= 1 << 53 {
-        return match exponent {
-            0..=22 => Some(sign * approximate * EXACT_POWERS[q]),
-            -22..0 => Some(sign * approximate / EXACT_POWERS[q]),
-            _ => None,
-        };
+        match exponent {
+            0..=22 => return Some(sign * approximate * EXACT_POWERS[q]),
+            -22..0 => return Some(sign * approximate / EXACT_POWERS[q]),
+            _ => {}
+        }
     }
-    if !(-22..0).contains(&exponent) {
+    if !(FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&exponent) {
         return None;
     }
-    // Two roundings (of the mantissa, then of the quotient), each within half a step: the
-    // quotient is the nearest double or next to it.
-    let candidate = approximate / EXACT_POWERS[q];
-    Some(sign * nearest(candidate, mantissa, q)?)
+    Some(sign * scaled_by_power_of_ten(mantissa, exponent))
 }
 
 /// `text` (strict JSON number syntax) as the nearest `f64`; `None` when the general path
@@ -432,6 +472,60 @@ mod tests {
             }
         }
         assert!(fast * 10 > total * 9, "fast path taken {fast} of {total}");
+    }
+
+    #[test]
+    fn every_power_of_ten_in_the_multiplication_range_is_exact() {
+        // Random mantissas of 1 to 19 digits at every power of ten the 128-bit method
+        // takes (all settled on the fast path), and one past each end.
+        let mut rng = Rng::new(0x51_7cc1_b727_220a);
+        for exponent in FIVE_POWERS_MIN - 1..=FIVE_POWERS_MAX + 1 {
+            for _ in 0..2_000 {
+                let width = 1 + (rng.next() % 19) as u32;
+                let mantissa = rng.next() % 10u64.pow(width);
+                let text = format!("{mantissa}e{exponent}");
+                let fast = check(&text);
+                if (FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&exponent) {
+                    assert!(fast, "{text} left to the general path");
+                }
+            }
+            // The extremes of the mantissa.
+            for mantissa in [1, 9_007_199_254_740_993, u64::MAX / 10 * 10 - 1] {
+                check(&format!("{mantissa}e{exponent}"));
+            }
+        }
+    }
+
+    #[test]
+    fn exact_ties_round_to_even() {
+        // (2s + 1) * 2^k lies exactly halfway between two doubles; written as decimal
+        // digits times a power of ten (k < 0: times 5^-k over 10^-k).
+        let mut rng = Rng::new(0x0bad_5eed_1234_5678);
+        for _ in 0..50_000 {
+            let odd = 2 * ((1u64 << 52) + rng.next() % (1 << 52)) + 1;
+            let k = (rng.next() % 14) as i32 - 3; // -3..=10
+            let (mantissa, exponent) = if k >= 0 {
+                (u128::from(odd) << k, 0)
+            } else {
+                (u128::from(odd) * 5u128.pow(k.unsigned_abs()), k)
+            };
+            // Move trailing zeros into the exponent, as a writer of the text would.
+            let (mut mantissa, mut exponent) = (mantissa, exponent);
+            while mantissa % 10 == 0 {
+                mantissa /= 10;
+                exponent += 1;
+            }
+            let Ok(mantissa) = u64::try_from(mantissa) else {
+                continue;
+            };
+            if mantissa >= 10u64.pow(19) {
+                continue;
+            }
+            assert!(
+                check(&format!("{mantissa}e{exponent}")),
+                "{mantissa}e{exponent}"
+            );
+        }
     }
 
     #[test]

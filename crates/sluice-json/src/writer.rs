@@ -456,7 +456,13 @@ impl<W: io::Write> JsonWriter<W> {
     #[inline(always)]
     fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
         let place = self.begin_value()?;
-        if place != Place::Key {
+        if place == Place::Item {
+            // The common case, as `end_scalar` does it for an item.
+            write(&mut self.out);
+            self.inline_next &= self.level.inline;
+            return self.maybe_flush();
+        }
+        if place == Place::Root {
             write(&mut self.out);
             return self.end_scalar(place);
         }
@@ -725,6 +731,18 @@ impl<W: io::Write> JsonWriter<W> {
         }
     }
 
+    /// A typed `f64`. Out of line: the formatter's working set stays out of the callers'
+    /// frames (inlined into the typed writer's loop it made canada slower, though shorter).
+    #[inline(never)]
+    fn write_f64_value(&mut self, value: f64) -> Result<()> {
+        if value.is_finite() {
+            self.scalar(|out| push_shortest_f64(out, value))
+        } else {
+            self.write_non_finite(value)
+        }
+    }
+
+    #[cold]
     fn write_non_finite(&mut self, value: f64) -> Result<()> {
         match self.options.non_finite {
             NonFinite::Error => Err(Error::new(
@@ -868,6 +886,33 @@ impl<W: io::Write> Writer for JsonWriter<W> {
             Number::Text(text, _) => self.write_number_text(text),
             typed => self.write_typed_number(typed),
         }
+    }
+
+    // The typed numbers go straight to their formatter, without the `Number` they would
+    // otherwise be wrapped in and matched on again (typed writes call these per value).
+
+    #[inline]
+    fn write_i64(&mut self, value: i64) -> Result<()> {
+        self.scalar(|out| push_lexical(out, value))
+    }
+
+    #[inline]
+    fn write_u64(&mut self, value: u64) -> Result<()> {
+        self.scalar(|out| push_lexical(out, value))
+    }
+
+    #[inline]
+    fn write_f32(&mut self, value: f32) -> Result<()> {
+        if value.is_finite() {
+            self.scalar(|out| push_shortest_f32(out, value))
+        } else {
+            self.write_non_finite(f64::from(value))
+        }
+    }
+
+    #[inline]
+    fn write_f64(&mut self, value: f64) -> Result<()> {
+        self.write_f64_value(value)
     }
 
     fn write_blob(&mut self, value: &[u8]) -> Result<()> {

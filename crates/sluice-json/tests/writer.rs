@@ -370,6 +370,57 @@ fn non_finite_floats_follow_the_option() {
 }
 
 #[test]
+fn typed_number_methods_write_what_write_number_writes() {
+    // `write_f64` and friends have their own path in the JSON writer: the same text as
+    // `write_number` with the same value, in item, member, key and root position.
+    let write_typed = |options: WriterOptions, as_number: bool| -> sluice_core::Result<String> {
+        let mut writer = JsonWriter::new(Vec::new(), options);
+        let each = |writer: &mut JsonWriter<Vec<u8>>| -> sluice_core::Result<()> {
+            if as_number {
+                writer.write_number(Number::F64(-65.613_616_999_999_98))?;
+                writer.write_number(Number::F32(1.1))?;
+                writer.write_number(Number::I64(i64::MIN))?;
+                writer.write_number(Number::U64(u64::MAX))?;
+                writer.write_number(Number::F64(f64::NAN))
+            } else {
+                writer.write_f64(-65.613_616_999_999_98)?;
+                writer.write_f32(1.1)?;
+                writer.write_i64(i64::MIN)?;
+                writer.write_u64(u64::MAX)?;
+                writer.write_f64(f64::NAN)
+            }
+        };
+        writer.write_array_root(None)?;
+        each(&mut writer)?;
+        writer.write_map_root(None)?;
+        writer.write_f64(0.5)?; // a key
+        writer.write_array_root(None)?;
+        each(&mut writer)?;
+        writer.write_array_end()?;
+        writer.write_map_end()?;
+        writer.write_array_end()?;
+        writer.into_string()
+    };
+    let json5 = WriterOptions {
+        non_finite: NonFinite::Json5,
+        ..WriterOptions::condensed()
+    };
+    let typed = write_typed(json5.clone(), false).unwrap();
+    assert_eq!(typed, write_typed(json5, true).unwrap());
+    assert_eq!(
+        typed,
+        "[-65.61361699999998,1.1,-9223372036854775808,18446744073709551615,NaN,\
+         {\"0.5\":[-65.61361699999998,1.1,-9223372036854775808,18446744073709551615,NaN]}]"
+    );
+    let err = write_typed(WriterOptions::condensed(), false).unwrap_err();
+    assert_eq!(err.code(), codes::NON_FINITE_NUMBER);
+    // A root scalar.
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    writer.write_u64(7).unwrap();
+    assert_eq!(writer.into_string().unwrap(), "7");
+}
+
+#[test]
 fn blobs_and_ext_are_errors_by_default_and_base64_on_request() {
     let mut writer = JsonWriter::condensed(Vec::new());
     assert_eq!(
