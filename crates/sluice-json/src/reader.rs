@@ -17,7 +17,9 @@
 use std::io;
 
 use sluice_core::decimal::{self, Decimal};
-use sluice_core::{Entry, Error, ErrorCode, Number, NumberHint, Path, Reader, Result, Span};
+use sluice_core::{
+    Entry, Error, ErrorCode, Number, NumberHint, Path, PathSegment, Reader, Result, Span,
+};
 
 use crate::codes;
 use crate::input::{Input, IoInput, SliceInput};
@@ -343,6 +345,25 @@ impl<S: Input> JsonReader<S> {
     fn decorate(&self, mut err: Error) -> Error {
         if err.path().is_none() {
             err = err.with_path(self.path());
+        }
+        err
+    }
+
+    /// Gives an error about the value just read (a number that does not convert) its span
+    /// and the data path of that value: the reader has moved past it, so the index of the
+    /// innermost array is one back.
+    #[cold]
+    fn value_error(&self, err: Error) -> Error {
+        let mut err = err.or_span(self.span());
+        if err.path().is_none() {
+            let mut path = self.path();
+            if self.state == State::ArrayNext
+                && let Some(&PathSegment::Index(index)) = path.segments().last()
+            {
+                path.pop();
+                path.push_index(index.saturating_sub(1));
+            }
+            err = err.with_path(path);
         }
         err
     }
@@ -1589,6 +1610,29 @@ impl<S: Input> JsonReader<S> {
         Some((magnitude, negative))
     }
 
+    /// The common case of the narrow integer reads (`read_u8` ... `read_i32`): a pending
+    /// integer the scanner read on the way that fits `T`. `None` leaves everything else,
+    /// including the errors for values that do not fit, to the general path.
+    #[inline(always)]
+    fn take_narrow_integer<T: TryFrom<i64>>(&mut self, signed: bool) -> Option<T> {
+        let pending = self.pending?;
+        let Payload::Number(hint, Some(value)) = pending.payload else {
+            return None;
+        };
+        if hint == NumberHint::Float || (value.negative && !signed) {
+            return None;
+        }
+        let magnitude = i64::try_from(value.mantissa).ok()?;
+        let narrow = T::try_from(if value.negative {
+            -magnitude
+        } else {
+            magnitude
+        })
+        .ok()?;
+        self.commit_scalar(pending.len);
+        Some(narrow)
+    }
+
     /// Consumes the pending token whatever it is, validating it (used by `skip`).
     pub(crate) fn consume_any(&mut self) -> Result<Entry> {
         let pending = self.take("a token", |_| true)?;
@@ -1609,6 +1653,23 @@ impl<S: Input> JsonReader<S> {
         self.commit(pending);
         Ok(pending.entry)
     }
+}
+
+/// `read_u8` ... `read_i32`: the scanner's value when it fits, else the general conversion
+/// of the number token (which also builds the errors).
+macro_rules! narrow_integer_reads {
+    ($($method:ident -> $ty:ty, $sign:ident, $convert:ident;)*) => {$(
+        #[inline]
+        fn $method(&mut self) -> Result<$ty> {
+            if let Some(value) = self.take_narrow_integer(narrow_integer_reads!(@$sign)) {
+                return Ok(value);
+            }
+            let value = self.read_number()?.$convert();
+            value.map_err(|e| self.value_error(e))
+        }
+    )*};
+    (@signed) => { true };
+    (@unsigned) => { false };
 }
 
 impl<S: Input> Reader for JsonReader<S> {
@@ -1678,13 +1739,22 @@ impl<S: Input> Reader for JsonReader<S> {
         })
     }
 
+    narrow_integer_reads! {
+        read_i8 -> i8, signed, to_i8;
+        read_i16 -> i16, signed, to_i16;
+        read_i32 -> i32, signed, to_i32;
+        read_u8 -> u8, unsigned, to_u8;
+        read_u16 -> u16, unsigned, to_u16;
+        read_u32 -> u32, unsigned, to_u32;
+    }
+
     #[inline]
     fn read_u64(&mut self) -> Result<u64> {
         if let Some((magnitude, _)) = self.take_short_integer(false) {
             return Ok(magnitude);
         }
         let value = self.read_number()?.to_u64();
-        value.map_err(|e| self.decorate(e.or_span(self.span())))
+        value.map_err(|e| self.value_error(e))
     }
 
     #[inline]
@@ -1695,7 +1765,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(if negative { -value } else { value });
         }
         let value = self.read_number()?.to_i64();
-        value.map_err(|e| self.decorate(e.or_span(self.span())))
+        value.map_err(|e| self.value_error(e))
     }
 
     #[inline]
@@ -1710,7 +1780,7 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(value);
         }
         let value = self.read_number()?.to_f64();
-        value.map_err(|e| self.decorate(e.or_span(self.span())))
+        value.map_err(|e| self.value_error(e))
     }
 
     #[inline]

@@ -226,4 +226,87 @@ fn integers_at_the_limits_read_exactly_or_fail_with_a_range_error() {
     let err = reader.read_f64().unwrap_err();
     assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
     assert_eq!(err.span(), Some(sluice_core::Span::new(9, 14)));
+    // The path names the number read, not the position after it.
+    assert_eq!(err.path().unwrap().to_string(), "$[2]");
+    let mut reader = JsonReader::from_str(r#"{"a": [7, -1], "b": 1.5}"#);
+    reader.read_map_root().unwrap();
+    reader.read_name().unwrap();
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_u64().unwrap(), 7);
+    let err = reader.read_u64().unwrap_err();
+    assert_eq!(err.path().unwrap().to_string(), "$.a[1]");
+    reader.read_array_end().unwrap();
+    reader.read_name().unwrap();
+    let err = reader.read_i64().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_NOT_INTEGER);
+    assert_eq!(err.path().unwrap().to_string(), "$.b");
+}
+
+#[test]
+fn narrow_integer_reads_agree_with_the_general_conversion() {
+    // `read_u8` ... `read_i32` take the scanner's value when it fits and the general path
+    // otherwise: the same values, and the same errors with the token's span and path.
+    let texts = [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "127",
+        "128",
+        "-128",
+        "-129",
+        "255",
+        "256",
+        "32767",
+        "-32768",
+        "65535",
+        "65536",
+        "2147483647",
+        "-2147483648",
+        "2147483648",
+        "4294967295",
+        "4294967296",
+        "1e2",
+        "1.5",
+        "-1e0",
+        "99999999999999999999",
+    ];
+    let json = format!("[{}]", texts.join(", "));
+    type Read = fn(&mut JsonReader<sluice_json::SliceInput<'_>>) -> sluice_core::Result<i128>;
+    let reads: [(&str, Read); 6] = [
+        ("i8", |r| r.read_i8().map(i128::from)),
+        ("i16", |r| r.read_i16().map(i128::from)),
+        ("i32", |r| r.read_i32().map(i128::from)),
+        ("u8", |r| r.read_u8().map(i128::from)),
+        ("u16", |r| r.read_u16().map(i128::from)),
+        ("u32", |r| r.read_u32().map(i128::from)),
+    ];
+    for (name, read) in reads {
+        let mut reader = JsonReader::from_str(&json);
+        let mut numbers = JsonReader::from_str(&json);
+        reader.read_array_root().unwrap();
+        numbers.read_array_root().unwrap();
+        for (index, text) in texts.iter().enumerate() {
+            let number = numbers.read_number().unwrap();
+            let expected = match name {
+                "i8" => number.to_i8().map(i128::from),
+                "i16" => number.to_i16().map(i128::from),
+                "i32" => number.to_i32().map(i128::from),
+                "u8" => number.to_u8().map(i128::from),
+                "u16" => number.to_u16().map(i128::from),
+                _ => number.to_u32().map(i128::from),
+            };
+            let span = numbers.span();
+            match (read(&mut reader), expected) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{text} as {name}"),
+                (Err(got), Err(want)) => {
+                    assert_eq!(got.code(), want.code(), "{text} as {name}");
+                    assert_eq!(got.span(), Some(span), "{text} as {name}");
+                    let path = got.path().map(ToString::to_string);
+                    assert_eq!(path, Some(format!("$[{index}]")), "{text} as {name}");
+                }
+                (got, want) => panic!("{text} as {name}: {got:?} but {want:?}"),
+            }
+        }
+    }
 }
