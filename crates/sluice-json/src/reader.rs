@@ -641,7 +641,75 @@ impl<S: Input> JsonReader<S> {
     // ----- the state machine --------------------------------------------------------------
 
     /// Lexes the next token into `pending`.
+    ///
+    /// The three states met most inside containers (a value after `:`, `,` or `}` after a
+    /// member, `,` or `]` after an item) are tested one by one: a `match` on every state
+    /// becomes a jump table, an indirect jump whose target changes from token to token
+    /// (key, value, key, ...) and is mispredicted far more often than these compares.
+    #[inline]
     fn advance(&mut self) -> Result<Entry> {
+        let state = self.state;
+        if state == State::ObjectColon {
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte != b':' {
+                return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
+            }
+            self.pos += 1;
+            self.state = State::ObjectValue;
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            return self.lex_nested_value(byte);
+        }
+        if state == State::ObjectNext {
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte == b',' {
+                self.pos += 1;
+                self.state = State::ObjectAfterComma;
+                let Some(byte) = self.skip_whitespace()? else {
+                    return Err(self.eof_error());
+                };
+                if byte == b'}' && self.options.trailing_commas {
+                    return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                }
+                return self.lex_key(byte);
+            }
+            if byte == b'}' {
+                return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+            }
+            return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
+        }
+        if state == State::ArrayNext {
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte == b',' {
+                self.pos += 1;
+                self.state = State::ArrayAfterComma;
+                let Some(byte) = self.skip_whitespace()? else {
+                    return Err(self.eof_error());
+                };
+                if byte == b']' && self.options.trailing_commas {
+                    return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+                }
+                return self.lex_nested_value(byte);
+            }
+            if byte == b']' {
+                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+            }
+            return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
+        }
+        self.advance_other()
+    }
+
+    /// [`Self::advance`] in the other states: the start of a container, after a comma
+    /// (when a comment came between), at the root.
+    #[inline(never)]
+    fn advance_other(&mut self) -> Result<Entry> {
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -802,8 +870,55 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::lex_value`] inside an array or object, where any value may stand.
+    ///
+    /// Strings, numbers and containers are tested one by one, for the same reason as the
+    /// states in [`Self::advance`]; the rest is matched out of line.
     #[inline(always)]
     fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
+        if byte == b'"' {
+            let (payload, len) = self.lex_string(b'"')?;
+            return Ok(self.set_pending(Entry::String, len, payload));
+        }
+        if byte.wrapping_sub(b'0') < 10 || byte == b'-' {
+            return self.lex_number();
+        }
+        // `[` is 0x5B and `{` 0x7B: one compare for both.
+        if byte | 0x20 == b'{' {
+            return self.lex_container(byte);
+        }
+        self.lex_other_value(byte)
+    }
+
+    /// Opens an array or object at `pos` (which holds `byte`, `[` or `{`).
+    #[inline(always)]
+    fn lex_container(&mut self, byte: u8) -> Result<Entry> {
+        if self.frames.len() >= self.options.max_depth {
+            return Err(self.depth_error());
+        }
+        let entry = if byte == b'{' {
+            Entry::MapRoot
+        } else {
+            Entry::ArrayRoot
+        };
+        Ok(self.set_pending(entry, 1, Payload::None))
+    }
+
+    #[cold]
+    fn depth_error(&self) -> Error {
+        self.error_at(
+            codes::DEPTH_EXCEEDED,
+            format!(
+                "nesting deeper than the limit of {}",
+                self.options.max_depth
+            ),
+            self.pos,
+            self.pos + 1,
+        )
+    }
+
+    /// [`Self::lex_nested_value`] for literals, JSON5 spellings and errors.
+    #[inline(never)]
+    fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
                 let (payload, len) = self.lex_string(b'"')?;
