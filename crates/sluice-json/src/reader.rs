@@ -710,6 +710,23 @@ impl<S: Input> JsonReader<S> {
     /// (when a comment came between), at the root.
     #[inline(never)]
     fn advance_other(&mut self) -> Result<Entry> {
+        // The first item of a container, next most common, again by compares.
+        let state = self.state;
+        if state == State::ObjectFirst || state == State::ArrayFirst {
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if state == State::ObjectFirst {
+                if byte == b'}' {
+                    return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+                }
+                return self.lex_key(byte);
+            }
+            if byte == b']' {
+                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+            }
+            return self.lex_nested_value(byte);
+        }
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;

@@ -421,6 +421,16 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         let (closed, read) = (access.closed(), access.read());
         let result = match result {
             Ok(value) if closed => Ok(value),
+            // A tuple or an array read all it takes: the end should come next (checked
+            // here, the common case of every `(x, y)`; anything else out of line).
+            Ok(value)
+                if end == Entry::ArrayEnd && matches!(self.reader.peek(), Ok(Entry::ArrayEnd)) =>
+            {
+                match self.reader.read_array_end() {
+                    Ok(()) => Ok(value),
+                    Err(err) => Err(self.fix_core(err)),
+                }
+            }
             Ok(value) => self.seq_too_long(end, start, read).map(|()| value),
             Err(err) => Err(self.fix_container(err, start, closed)),
         };
@@ -443,6 +453,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
 
     /// The visitor stopped before the end of the sequence: the sequence is too long for the
     /// Rust type (a tuple, an array), unless the end really comes next.
+    #[inline(never)]
     fn seq_too_long(&mut self, end: Entry, start: usize, read: usize) -> Result<()> {
         if self.peek()? == end {
             return self.read_end(end);
