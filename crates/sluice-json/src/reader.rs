@@ -650,67 +650,85 @@ impl<S: Input> JsonReader<S> {
     fn advance(&mut self) -> Result<Entry> {
         let state = self.state;
         if state == State::ObjectColon {
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            if byte != b':' {
-                return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
-            }
-            self.pos += 1;
-            self.state = State::ObjectValue;
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            return self.lex_nested_value(byte);
+            return self.lex_member_value();
         }
         if state == State::ObjectNext {
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            if byte == b',' {
-                self.pos += 1;
-                self.state = State::ObjectAfterComma;
-                let Some(byte) = self.skip_whitespace()? else {
-                    return Err(self.eof_error());
-                };
-                if byte == b'}' && self.options.trailing_commas {
-                    return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-                }
-                return self.lex_key(byte);
-            }
-            if byte == b'}' {
-                return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-            }
-            return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
+            return self.lex_after_member();
         }
         if state == State::ArrayNext {
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            if byte == b',' {
-                self.pos += 1;
-                self.state = State::ArrayAfterComma;
-                let Some(byte) = self.skip_whitespace()? else {
-                    return Err(self.eof_error());
-                };
-                if byte == b']' && self.options.trailing_commas {
-                    return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-                }
-                return self.lex_nested_value(byte);
-            }
-            if byte == b']' {
-                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-            }
-            return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
+            return self.lex_after_item();
         }
         self.advance_other()
     }
 
-    /// [`Self::advance`] in the other states: the start of a container, after a comma
-    /// (when a comment came between), at the root.
+    /// After a key: `:`, then the member's value.
+    #[inline(always)]
+    fn lex_member_value(&mut self) -> Result<Entry> {
+        let Some(byte) = self.skip_whitespace()? else {
+            return Err(self.eof_error());
+        };
+        if byte != b':' {
+            return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
+        }
+        self.pos += 1;
+        self.state = State::ObjectValue;
+        let Some(byte) = self.skip_whitespace()? else {
+            return Err(self.eof_error());
+        };
+        self.lex_nested_value(byte)
+    }
+
+    /// After a member's value: `,` and the next key (handled here rather than by another
+    /// call: the common case), or `}`.
+    #[inline(always)]
+    fn lex_after_member(&mut self) -> Result<Entry> {
+        let Some(byte) = self.skip_whitespace()? else {
+            return Err(self.eof_error());
+        };
+        if byte == b',' {
+            self.pos += 1;
+            self.state = State::ObjectAfterComma;
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte == b'}' && self.options.trailing_commas {
+                return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+            }
+            return self.lex_key(byte);
+        }
+        if byte == b'}' {
+            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+        }
+        Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"))
+    }
+
+    /// After an array item: `,` and the next item, or `]`.
+    #[inline(always)]
+    fn lex_after_item(&mut self) -> Result<Entry> {
+        let Some(byte) = self.skip_whitespace()? else {
+            return Err(self.eof_error());
+        };
+        if byte == b',' {
+            self.pos += 1;
+            self.state = State::ArrayAfterComma;
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte == b']' && self.options.trailing_commas {
+                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+            }
+            return self.lex_nested_value(byte);
+        }
+        if byte == b']' {
+            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+        }
+        Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"))
+    }
+
+    /// [`Self::advance`] in the other states: the first item of a container (again by
+    /// compares), and, by a `match`, the root and the states met only after an error.
     #[inline(never)]
     fn advance_other(&mut self) -> Result<Entry> {
-        // The first item of a container, next most common, again by compares.
         let state = self.state;
         if state == State::ObjectFirst || state == State::ArrayFirst {
             let Some(byte) = self.skip_whitespace()? else {
@@ -759,76 +777,17 @@ impl<S: Input> JsonReader<S> {
                         "the end of the input after the root value",
                     ));
                 }
-                State::ArrayFirst => {
-                    if byte == b']' {
-                        return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-                    }
-                    return self.lex_nested_value(byte);
-                }
-                State::ArrayNext => match byte {
-                    b',' => {
-                        // The common case, handled here rather than by another turn of
-                        // the loop: a comma, then the next item.
-                        self.pos += 1;
-                        self.state = State::ArrayAfterComma;
-                        let Some(byte) = self.skip_whitespace()? else {
-                            return Err(self.eof_error());
-                        };
-                        if byte == b']' && self.options.trailing_commas {
-                            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-                        }
-                        return self.lex_nested_value(byte);
-                    }
-                    b']' => return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None)),
-                    _ => {
-                        return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
-                    }
-                },
                 State::ArrayAfterComma => {
                     if byte == b']' && self.options.trailing_commas {
                         return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
                     }
                     return self.lex_nested_value(byte);
                 }
-                State::ObjectFirst => {
-                    if byte == b'}' {
-                        return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-                    }
-                    return self.lex_key(byte);
-                }
-                State::ObjectNext => match byte {
-                    b',' => {
-                        self.pos += 1;
-                        self.state = State::ObjectAfterComma;
-                        let Some(byte) = self.skip_whitespace()? else {
-                            return Err(self.eof_error());
-                        };
-                        if byte == b'}' && self.options.trailing_commas {
-                            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-                        }
-                        return self.lex_key(byte);
-                    }
-                    b'}' => return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None)),
-                    _ => {
-                        return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
-                    }
-                },
                 State::ObjectAfterComma => {
                     if byte == b'}' && self.options.trailing_commas {
                         return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
                     }
                     return self.lex_key(byte);
-                }
-                State::ObjectColon => {
-                    if byte != b':' {
-                        return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
-                    }
-                    self.pos += 1;
-                    self.state = State::ObjectValue;
-                    let Some(byte) = self.skip_whitespace()? else {
-                        return Err(self.eof_error());
-                    };
-                    return self.lex_nested_value(byte);
                 }
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
@@ -844,6 +803,12 @@ impl<S: Input> JsonReader<S> {
                 }
                 State::Start => return self.lex_value(byte),
                 State::ObjectValue => return self.lex_nested_value(byte),
+                // Handled by `advance` before it calls here.
+                State::ArrayFirst
+                | State::ArrayNext
+                | State::ObjectFirst
+                | State::ObjectNext
+                | State::ObjectColon => return self.advance(),
             }
         }
     }
