@@ -46,7 +46,10 @@ impl<'de, R: Reader> de::SeqAccess<'de> for SeqAccess<'_, 'de, R> {
         if self.closed {
             return Ok(None);
         }
-        if self.de.peek()? == self.end {
+        // `is_container_end` first: one test for the common case of another element,
+        // cheaper than comparing two entries.
+        let entry = self.de.peek()?;
+        if entry.is_container_end() && entry == self.end {
             self.de.read_end(self.end)?;
             self.closed = true;
             return Ok(None);
@@ -129,7 +132,7 @@ impl<'de, R: Reader> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
             return Ok(None);
         }
         let entry = self.de.peek()?;
-        if entry == self.end {
+        if entry.is_container_end() && entry == self.end {
             self.de.read_end(self.end)?;
             self.closed = true;
             return Ok(None);
