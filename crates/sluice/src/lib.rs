@@ -95,7 +95,7 @@ pub mod json {
     /// When the options reject duplicate keys, the target checks them instead of the reader
     /// (a bit per struct field, a lookup per map key, rather than the reader tracking every key
     /// of every object): the same error code, span and path, read faster.
-    fn typed_read(options: JsonOptions) -> (&'static Deserializer, JsonOptions) {
+    pub(crate) fn typed_read(options: JsonOptions) -> (&'static Deserializer, JsonOptions) {
         let tables = crate::built_in();
         match options.duplicate_keys {
             DuplicateKeys::Error => (
@@ -446,7 +446,7 @@ pub mod ndjson {
 
     use sluice_core::Result;
     use sluice_json::parallel::ingest_records;
-    use sluice_json::{IoInput, NdjsonReader};
+    use sluice_json::{IoInput, JsonOptions, NdjsonReader};
     use sluice_reflect::Typed;
 
     pub use sluice_json::parallel::{IngestSummary, ParallelOptions, RecordError, RecordInfo};
@@ -486,11 +486,17 @@ pub mod ndjson {
         R: io::Read,
         S: FnMut(T) -> Result<()>,
     {
-        let tables = crate::built_in();
+        // As `json::from_str`: the target checks duplicate keys, the readers do not track them.
+        let (table, json) = crate::json::typed_read(options.json.clone());
+        let options = ParallelOptions {
+            json,
+            ..options.clone()
+        };
+        let registry = &crate::built_in().registry;
         ingest_records(
             input,
-            options,
-            |reader| tables.json.deserialize(reader, &tables.registry),
+            &options,
+            |reader| table.deserialize(reader, registry),
             sink,
         )
     }
@@ -536,8 +542,12 @@ pub mod ndjson {
     /// # Ok::<(), sluice::Error>(())
     /// ```
     pub fn iter<T: Typed, R: io::Read>(reader: R) -> Records<T, R> {
+        // As `json::from_str`: the target checks duplicate keys, the reader does not track
+        // them.
+        let (table, options) = crate::json::typed_read(JsonOptions::ndjson());
         Records {
-            reader: NdjsonReader::from_read(reader),
+            reader: NdjsonReader::new(IoInput::new(reader), options),
+            table,
             done: false,
             marker: PhantomData,
         }
@@ -549,6 +559,7 @@ pub mod ndjson {
     /// iteration goes on with the next record; a syntax error between records ends it.
     pub struct Records<T, R> {
         reader: NdjsonReader<IoInput<R>>,
+        table: &'static sluice_reflect::handlers::Deserializer,
         done: bool,
         marker: PhantomData<fn() -> T>,
     }
@@ -579,8 +590,7 @@ pub mod ndjson {
             };
             let line = record.line();
             Some(
-                crate::built_in()
-                    .json
+                self.table
                     .deserialize(&mut record, &crate::built_in().registry)
                     .map_err(|e| e.with_note(format!("in the record on line {line}"))),
             )

@@ -316,6 +316,43 @@ fn a_struct_field_given_twice_is_a_duplicate_key_at_the_second_key() {
 }
 
 #[test]
+fn ndjson_records_with_a_key_given_twice_fail_at_the_second_key() {
+    use sluice::json::codes::DUPLICATE_KEY;
+    use sluice::ndjson::ParallelOptions;
+    let input = "{\"id\": 1, \"label\": \"a\"}\n{\"id\": 2, \"label\": \"b\", \"id\": 5}\n";
+    let second = input.rfind("\"id\"").expect("a second id");
+    // One by one: the bad record fails, the others read.
+    let results: Vec<Result<Item, Error>> = sluice::ndjson::iter(input.as_bytes()).collect();
+    assert_eq!(results.len(), 2);
+    assert!(results[0].is_ok());
+    let error = results[1].as_ref().expect_err("id given twice");
+    assert_eq!(error.code(), DUPLICATE_KEY);
+    assert_eq!(error.span(), Some(Span::new(second, second + 4)));
+    assert_eq!(path(error), "$.id");
+    // On worker threads: the same error, reported with its line.
+    let options = ParallelOptions {
+        skip_errors: true,
+        ..ParallelOptions::default()
+    };
+    let (items, summary) = sluice::ndjson::par_collect::<Item, _>(input.as_bytes(), &options)
+        .expect("bad records are skipped");
+    assert_eq!(items.len(), 1);
+    assert_eq!(summary.errors.len(), 1);
+    assert_eq!(summary.errors[0].record.line, 2);
+    assert_eq!(summary.errors[0].error.code(), DUPLICATE_KEY);
+    // With last-wins asked for, the record reads and the last value stands.
+    let options = ParallelOptions {
+        json: sluice::json::JsonOptions {
+            duplicate_keys: sluice::json::DuplicateKeys::LastWins,
+            ..sluice::json::JsonOptions::strict()
+        },
+        ..ParallelOptions::default()
+    };
+    let (items, _) = sluice::ndjson::par_collect::<Item, _>(input.as_bytes(), &options).unwrap();
+    assert_eq!(items[1].id, 5);
+}
+
+#[test]
 fn a_map_key_given_twice_is_a_duplicate_key_at_the_second_key() {
     use sluice::json::codes::DUPLICATE_KEY;
     let text = r#"{"names": {"k": 1, "j": 2, "k": 3}, "ids": {}, "vector": null}"#;
