@@ -340,7 +340,8 @@ impl<W: io::Write> JsonWriter<W> {
     /// # Errors
     /// As [`Writer::finish`].
     pub fn into_inner(mut self) -> Result<W> {
-        self.finish()?;
+        self.end_output()?;
+        self.flush()?;
         Ok(self.sink)
     }
 
@@ -766,7 +767,8 @@ impl<W: io::Write> JsonWriter<W> {
 
 impl JsonWriter<Vec<u8>> {
     /// A writer whose output is wanted as a `String`: [`into_string`](Self::into_string)
-    /// then hands it over without checking it again.
+    /// then hands it over without checking it again. Its output stays in the writer's own
+    /// buffer ([`Writer::finish`] does not move it into the sink), which becomes the string.
     ///
     /// ```
     /// use sluice_core::Writer;
@@ -982,9 +984,15 @@ impl<W: io::Write> Writer for JsonWriter<W> {
     }
 
     /// Checks that every container is closed and at least one value was written, ends the
-    /// output with `newline` when `final_newline` is set, and flushes the sink.
+    /// output with `newline` when `final_newline` is set, and flushes the sink. A
+    /// [`for_string`](JsonWriter::for_string) writer keeps its output in its buffer, which
+    /// [`into_string`](JsonWriter::into_string) hands over as it is: moving it into the sink
+    /// here would copy the whole output once more.
     fn finish(&mut self) -> Result<()> {
         self.end_output()?;
+        if self.sink_is_own_output {
+            return Ok(());
+        }
         self.flush()
     }
 }
