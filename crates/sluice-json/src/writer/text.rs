@@ -160,6 +160,48 @@ fn fraction_and_exponent(text: &[u8], mut at: usize) -> bool {
     at == len
 }
 
+/// Appends `bytes` to `out`. Keys, numbers and most strings are short: 4 to 32 bytes are
+/// copied as two overlapping loads and stores into room reserved ahead, where
+/// `extend_from_slice` calls `memcpy` (a call and a dispatch on the length per item).
+#[inline(always)]
+pub(super) fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let len = bytes.len();
+    if !(4..=32).contains(&len) {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.reserve(32);
+    let at = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve(32)` leaves room for 32 bytes from `at`, and `len <= 32`, so every
+    // store lands in `out`'s allocation; each branch loads words no wider than `len` (16
+    // bytes for 16..=32, 8 for 8..16, 4 for 4..8), so every load stays inside `bytes` (the
+    // second load of each pair ends exactly at `len`).
+    // The stores cover `at..at + len` entirely (the two halves overlap), so the bytes made
+    // part of the vector by `set_len` are initialised. Tested at every length by
+    // `short_copies_append_exactly_the_bytes_at_every_length`.
+    unsafe {
+        let dst = out.as_mut_ptr().add(at);
+        if len >= 16 {
+            let head = src.cast::<u128>().read_unaligned();
+            let tail = src.add(len - 16).cast::<u128>().read_unaligned();
+            dst.cast::<u128>().write_unaligned(head);
+            dst.add(len - 16).cast::<u128>().write_unaligned(tail);
+        } else if len >= 8 {
+            let head = src.cast::<u64>().read_unaligned();
+            let tail = src.add(len - 8).cast::<u64>().read_unaligned();
+            dst.cast::<u64>().write_unaligned(head);
+            dst.add(len - 8).cast::<u64>().write_unaligned(tail);
+        } else {
+            let head = src.cast::<u32>().read_unaligned();
+            let tail = src.add(len - 4).cast::<u32>().read_unaligned();
+            dst.cast::<u32>().write_unaligned(head);
+            dst.add(len - 4).cast::<u32>().write_unaligned(tail);
+        }
+        out.set_len(at + len);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +238,27 @@ mod tests {
         }
         // Bytes just above the specials are plain.
         assert!(!needs_escape(b" !#$%&'()*+,-./0123456789[]^_~", false));
+    }
+
+    #[test]
+    fn short_copies_append_exactly_the_bytes_at_every_length() {
+        let source: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37) ^ 0x5a).collect();
+        for before in [0, 1, 7, 1000] {
+            for len in 0..=source.len() {
+                for spare in [0, 3, 16, 32] {
+                    // Capacity exactly used up, or a little left: `reserve` must grow it.
+                    let mut out = Vec::with_capacity(before + spare);
+                    out.extend((0..before).map(|i| (i % 251) as u8));
+                    let expected = [out.clone(), source[..len].to_vec()].concat();
+                    push_bytes(&mut out, &source[..len]);
+                    assert_eq!(out, expected, "{before} {len} {spare}");
+                    // The next copy lands right after this one.
+                    push_bytes(&mut out, &source[..len]);
+                    assert_eq!(out.len(), before + 2 * len);
+                    assert_eq!(&out[before + len..], &source[..len]);
+                }
+            }
+        }
     }
 
     #[test]
