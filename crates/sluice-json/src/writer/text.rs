@@ -116,6 +116,14 @@ fn all_digits(text: &[u8]) -> bool {
 #[inline(always)]
 pub(super) fn is_json_number(text: &[u8]) -> bool {
     let len = text.len();
+    if (8..=16).contains(&len) {
+        // Most integers written from recorded text (ids, counts): two overlapping words of
+        // digits, with no leading zero (`len >= 8`, so the number is not a lone `0`).
+        let marks = non_digits(word_at(text, 0)) | non_digits(word_at(text, len - 8));
+        if marks == 0 {
+            return text[0] != b'0';
+        }
+    }
     let start = usize::from(text.first() == Some(&b'-'));
     let int_end = skip_digits(text, start);
     if int_end == start || (text[start] == b'0' && int_end > start + 1) {
@@ -283,6 +291,27 @@ mod tests {
             }
         }
         assert_eq!(tried, pieces.len().pow(4));
+        // The all-digit shortcut (8 to 16 bytes) and its neighbours, with a leading zero, a
+        // sign or a non-digit at each end.
+        for len in 6..=18 {
+            let digits = "7".repeat(len);
+            for text in [
+                digits.clone(),
+                format!("0{}", &digits[1..]),
+                format!("-{}", &digits[1..]),
+                format!("{}.", &digits[1..]),
+                format!("{}e", &digits[1..]),
+                format!("/{}", &digits[1..]),
+                format!("{}:", &digits[1..]),
+            ] {
+                assert_eq!(
+                    is_json_number(text.as_bytes()),
+                    scan::is_json_number(text.as_bytes()),
+                    "{text:?}"
+                );
+            }
+            assert!(is_json_number(digits.as_bytes()));
+        }
         for text in [
             "-65.613616999999977",
             "1.7976931348623157e308",
