@@ -4,7 +4,7 @@
 //! (lookahead in [`PutbackReader`](crate::PutbackReader), a recorded stream in tests, a
 //! buffered replay), it is copied into a `Token`.
 
-use crate::{Entry, EnumToken, Ext, OwnedNumber, Reader, Result, Writer};
+use crate::{Entry, EnumToken, Ext, Number, OwnedNumber, Reader, Result, Writer};
 
 /// One token, owned.
 ///
@@ -223,6 +223,11 @@ impl Token {
             Token::Bool(v) => writer.write_bool(*v),
             Token::String(v) => writer.write_str(v),
             Token::Name(v) => writer.write_name(v),
+            // Number text (what text formats record) taken apart here, in the same match,
+            // rather than by `as_number` matching the number again.
+            Token::Number(OwnedNumber::Text(text, hint)) => {
+                writer.write_number(Number::Text(text, *hint))
+            }
             Token::Number(v) => writer.write_number(v.as_number()),
             Token::Blob(v) => writer.write_blob(v),
             Token::Ext(kind, data) => writer.write_ext(Ext { kind: *kind, data }),
@@ -258,6 +263,30 @@ mod tests {
     fn tokens_stay_small_with_enum_payloads_boxed() {
         // A recorded stream is walked token by token: its size is memory traffic.
         assert!(std::mem::size_of::<Token>() <= 48);
+    }
+
+    #[test]
+    fn number_tokens_write_what_their_borrowed_number_writes() {
+        use crate::NumberHint;
+        let numbers = [
+            OwnedNumber::Text("12.50".into(), NumberHint::Float),
+            OwnedNumber::Text("-7".into(), NumberHint::Integer),
+            OwnedNumber::I64(-3),
+            OwnedNumber::U64(4),
+            OwnedNumber::I128(-5),
+            OwnedNumber::U128(6),
+            OwnedNumber::F32(1.5),
+            OwnedNumber::F64(0.25),
+        ];
+        for number in numbers {
+            let mut from_token = crate::DumpWriter::new(Vec::new());
+            Token::Number(number.clone())
+                .write(&mut from_token)
+                .unwrap();
+            let mut direct = crate::DumpWriter::new(Vec::new());
+            direct.write_number(number.as_number()).unwrap();
+            assert_eq!(from_token.into_inner(), direct.into_inner(), "{number:?}");
+        }
     }
 
     #[test]

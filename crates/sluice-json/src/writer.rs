@@ -340,7 +340,8 @@ impl<W: io::Write> JsonWriter<W> {
     /// # Errors
     /// As [`Writer::finish`].
     pub fn into_inner(mut self) -> Result<W> {
-        self.finish()?;
+        self.end_output()?;
+        self.flush()?;
         Ok(self.sink)
     }
 
@@ -452,24 +453,32 @@ impl<W: io::Write> JsonWriter<W> {
         }
     }
 
-    /// Writes a scalar whose JSON text `write` appends; in key position it is quoted.
+    /// Writes a scalar whose JSON text is `text`; in key position it is quoted. (Formatters
+    /// write into a buffer of their own first, so taking the text rather than a closure
+    /// that appends it costs no copy, and keeps the append inlined at each caller.)
     #[inline(always)]
-    fn scalar(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
+    fn scalar(&mut self, text: &[u8]) -> Result<()> {
         let place = self.begin_value()?;
         if place == Place::Item {
             // The common case, as `end_scalar` does it for an item.
-            write(&mut self.out);
+            text::push_bytes(&mut self.out, text);
             self.inline_next &= self.level.inline;
             return self.maybe_flush();
         }
+        self.scalar_root_or_key(place, text)
+    }
+
+    /// [`scalar`](Self::scalar) at the top level or in key position.
+    #[inline(never)]
+    fn scalar_root_or_key(&mut self, place: Place, text: &[u8]) -> Result<()> {
         if place == Place::Root {
-            write(&mut self.out);
+            self.out.extend_from_slice(text);
             return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
         self.begin_key()?;
         self.out.push(b'"');
-        write(&mut self.out);
+        self.out.extend_from_slice(text);
         self.out.push(b'"');
         self.end_key();
         self.maybe_flush()
@@ -663,7 +672,7 @@ impl<W: io::Write> JsonWriter<W> {
             let first = scan::find_escape(bytes, 0, self.options.escape_non_ascii);
             self.escape_from(text, first);
         } else {
-            self.out.extend_from_slice(bytes);
+            text::push_bytes(&mut self.out, bytes);
         }
     }
 
@@ -712,7 +721,7 @@ impl<W: io::Write> JsonWriter<W> {
         if !valid {
             return Err(invalid_number_text(text));
         }
-        self.scalar(|out| out.extend_from_slice(text.as_bytes()))
+        self.scalar(text.as_bytes())
     }
 
     /// A number that is not text: formatted.
@@ -720,12 +729,12 @@ impl<W: io::Write> JsonWriter<W> {
     fn write_typed_number(&mut self, number: Number<'_>) -> Result<()> {
         match number {
             Number::Text(text, _) => self.write_number_text(text),
-            Number::I64(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::U64(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::I128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::U128(v) => self.scalar(|out| push_lexical(out, v)),
-            Number::F32(v) if v.is_finite() => self.scalar(|out| push_shortest_f32(out, v)),
-            Number::F64(v) if v.is_finite() => self.scalar(|out| push_shortest_f64(out, v)),
+            Number::I64(v) => self.scalar(lexical(v, &mut [0; 64])),
+            Number::U64(v) => self.scalar(lexical(v, &mut [0; 64])),
+            Number::I128(v) => self.scalar(lexical(v, &mut [0; 64])),
+            Number::U128(v) => self.scalar(lexical(v, &mut [0; 64])),
+            Number::F32(v) if v.is_finite() => self.scalar(shortest(v, &mut zmij::Buffer::new())),
+            Number::F64(v) if v.is_finite() => self.scalar(shortest(v, &mut zmij::Buffer::new())),
             Number::F32(v) => self.write_non_finite(f64::from(v)),
             Number::F64(v) => self.write_non_finite(v),
         }
@@ -736,7 +745,7 @@ impl<W: io::Write> JsonWriter<W> {
     #[inline(never)]
     fn write_f64_value(&mut self, value: f64) -> Result<()> {
         if value.is_finite() {
-            self.scalar(|out| push_shortest_f64(out, value))
+            self.scalar(shortest(value, &mut zmij::Buffer::new()))
         } else {
             self.write_non_finite(value)
         }
@@ -749,7 +758,7 @@ impl<W: io::Write> JsonWriter<W> {
                 codes::NON_FINITE_NUMBER,
                 format!("{value} has no JSON spelling (see WriterOptions::non_finite)"),
             )),
-            NonFinite::Null => self.scalar(|out| out.extend_from_slice(b"null")),
+            NonFinite::Null => self.scalar(b"null"),
             NonFinite::Json5 => {
                 let text: &[u8] = if value.is_nan() {
                     b"NaN"
@@ -758,7 +767,7 @@ impl<W: io::Write> JsonWriter<W> {
                 } else {
                     b"-Infinity"
                 };
-                self.scalar(|out| out.extend_from_slice(text))
+                self.scalar(text)
             }
         }
     }
@@ -766,7 +775,8 @@ impl<W: io::Write> JsonWriter<W> {
 
 impl JsonWriter<Vec<u8>> {
     /// A writer whose output is wanted as a `String`: [`into_string`](Self::into_string)
-    /// then hands it over without checking it again.
+    /// then hands it over without checking it again. Its output stays in the writer's own
+    /// buffer ([`Writer::finish`] does not move it into the sink), which becomes the string.
     ///
     /// ```
     /// use sluice_core::Writer;
@@ -832,37 +842,29 @@ fn push_unicode_escape(out: &mut Vec<u8>, unit: u16) {
     ]);
 }
 
+/// The decimal text of an integer, written into `buffer`.
 #[inline(always)]
-fn push_lexical<T: lexical_core::ToLexical + FormattedSize>(out: &mut Vec<u8>, value: T) {
-    let mut buffer = [0u8; 64];
-    let written = lexical_core::write(value, &mut buffer[..T::FORMATTED_SIZE_DECIMAL.min(64)]);
-    out.extend_from_slice(written);
+fn lexical<T: lexical_core::ToLexical + FormattedSize>(value: T, buffer: &mut [u8; 64]) -> &[u8] {
+    lexical_core::write(value, &mut buffer[..T::FORMATTED_SIZE_DECIMAL.min(64)])
 }
 
-/// Appends the shortest text that reads back as exactly `value` (finite), always with a
-/// `.` or an exponent so it reads back as a float: `1.0`, `0.1`, `1e+300`, `5e-324`.
+/// The shortest text that reads back as exactly `value` (finite), always with a `.` or an
+/// exponent so it reads back as a float: `1.0`, `0.1`, `1e+300`, `5e-324`; for `f32`
+/// shortest for 32 bits (`1.1f32` is `1.1`).
 #[inline(always)]
-fn push_shortest_f64(out: &mut Vec<u8>, value: f64) {
-    let mut buffer = zmij::Buffer::new();
-    out.extend_from_slice(buffer.format_finite(value).as_bytes());
-}
-
-/// As [`push_shortest_f64`], shortest for 32 bits (`1.1f32` is `1.1`).
-#[inline(always)]
-fn push_shortest_f32(out: &mut Vec<u8>, value: f32) {
-    let mut buffer = zmij::Buffer::new();
-    out.extend_from_slice(buffer.format_finite(value).as_bytes());
+fn shortest<F: zmij::Float>(value: F, buffer: &mut zmij::Buffer) -> &[u8] {
+    buffer.format_finite(value).as_bytes()
 }
 
 impl<W: io::Write> Writer for JsonWriter<W> {
     #[inline]
     fn write_null(&mut self) -> Result<()> {
-        self.scalar(|out| out.extend_from_slice(b"null"))
+        self.scalar(b"null")
     }
 
     #[inline]
     fn write_bool(&mut self, value: bool) -> Result<()> {
-        self.scalar(|out| out.extend_from_slice(if value { b"true" } else { b"false" }))
+        self.scalar(if value { b"true" } else { b"false" })
     }
 
     #[inline(always)]
@@ -893,18 +895,18 @@ impl<W: io::Write> Writer for JsonWriter<W> {
 
     #[inline]
     fn write_i64(&mut self, value: i64) -> Result<()> {
-        self.scalar(|out| push_lexical(out, value))
+        self.scalar(lexical(value, &mut [0; 64]))
     }
 
     #[inline]
     fn write_u64(&mut self, value: u64) -> Result<()> {
-        self.scalar(|out| push_lexical(out, value))
+        self.scalar(lexical(value, &mut [0; 64]))
     }
 
     #[inline]
     fn write_f32(&mut self, value: f32) -> Result<()> {
         if value.is_finite() {
-            self.scalar(|out| push_shortest_f32(out, value))
+            self.scalar(shortest(value, &mut zmij::Buffer::new()))
         } else {
             self.write_non_finite(f64::from(value))
         }
@@ -982,9 +984,15 @@ impl<W: io::Write> Writer for JsonWriter<W> {
     }
 
     /// Checks that every container is closed and at least one value was written, ends the
-    /// output with `newline` when `final_newline` is set, and flushes the sink.
+    /// output with `newline` when `final_newline` is set, and flushes the sink. A
+    /// [`for_string`](JsonWriter::for_string) writer keeps its output in its buffer, which
+    /// [`into_string`](JsonWriter::into_string) hands over as it is: moving it into the sink
+    /// here would copy the whole output once more.
     fn finish(&mut self) -> Result<()> {
         self.end_output()?;
+        if self.sink_is_own_output {
+            return Ok(());
+        }
         self.flush()
     }
 }

@@ -493,3 +493,32 @@ fn a_handler_with_a_dyn_writer_can_ask_for_one_line() {
         "{\n  \"at\": [1.0, 2.5, -3.0]\n}"
     );
 }
+
+#[test]
+fn a_string_writer_finished_through_the_trait_still_hands_over_everything() {
+    let options = WriterOptions {
+        final_newline: true,
+        ..WriterOptions::condensed()
+    };
+    let write = |writer: &mut JsonWriter<Vec<u8>>| {
+        writer.write_array_root(None).unwrap();
+        writer.write_u64(7).unwrap();
+        writer.write_array_end().unwrap();
+        Writer::finish(writer).unwrap();
+    };
+    let mut writer = JsonWriter::for_string(options.clone());
+    write(&mut writer);
+    assert_eq!(writer.into_string().unwrap(), "[7]\n");
+    let mut writer = JsonWriter::for_string(options);
+    write(&mut writer);
+    // Finishing twice adds no second newline; the sink gets the buffered output.
+    Writer::finish(&mut writer).unwrap();
+    assert_eq!(writer.into_inner().unwrap(), b"[7]\n");
+    // A finished writer still reports unclosed containers from `into_inner`.
+    let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    writer.write_array_root(None).unwrap();
+    assert_eq!(
+        writer.into_inner().unwrap_err().code(),
+        core_codes::INVALID_STRUCTURE
+    );
+}

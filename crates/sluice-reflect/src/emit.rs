@@ -106,10 +106,13 @@ impl<W: Writer + ?Sized> Emitter<'_, W> {
         match view {
             ReflectRef::Scalar(scalar) => self.scalar(scalar),
             ReflectRef::Struct(s) => self.structure(s, depth),
-            // `()` is "nothing": null, as the property reader gives it.
-            ReflectRef::Tuple(t) if t.is_empty() => self.null(),
             ReflectRef::Tuple(t) => {
+                // One dynamic call for the length (`is_empty` would be a second).
                 let len = t.len();
+                if len == 0 {
+                    // `()` is "nothing": null, as the property reader gives it.
+                    return self.null();
+                }
                 let start = self.tokens;
                 let written = self.writer.write_array_root(Some(len));
                 self.token(written)?;

@@ -397,6 +397,9 @@ fn the_plain_serializer_writes_the_property_reader_tokens() {
         &Some(Some(3u8)),
         &Option::<u8>::None,
         &'x',
+        // `()` inside lists and tuples (null), next to non-empty tuples.
+        &vec![(), ()],
+        &((), (1u8, 2.5f64), ()),
     ] {
         let (piped, written) = dumps(value);
         assert_eq!(written, piped);

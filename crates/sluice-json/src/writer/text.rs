@@ -116,6 +116,14 @@ fn all_digits(text: &[u8]) -> bool {
 #[inline(always)]
 pub(super) fn is_json_number(text: &[u8]) -> bool {
     let len = text.len();
+    if (8..=16).contains(&len) {
+        // Most integers written from recorded text (ids, counts): two overlapping words of
+        // digits, with no leading zero (`len >= 8`, so the number is not a lone `0`).
+        let marks = non_digits(word_at(text, 0)) | non_digits(word_at(text, len - 8));
+        if marks == 0 {
+            return text[0] != b'0';
+        }
+    }
     let start = usize::from(text.first() == Some(&b'-'));
     let int_end = skip_digits(text, start);
     if int_end == start || (text[start] == b'0' && int_end > start + 1) {
@@ -160,6 +168,48 @@ fn fraction_and_exponent(text: &[u8], mut at: usize) -> bool {
     at == len
 }
 
+/// Appends `bytes` to `out`. Keys, numbers and most strings are short: 4 to 32 bytes are
+/// copied as two overlapping loads and stores into room reserved ahead, where
+/// `extend_from_slice` calls `memcpy` (a call and a dispatch on the length per item).
+#[inline(always)]
+pub(super) fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let len = bytes.len();
+    if !(4..=32).contains(&len) {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.reserve(32);
+    let at = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve(32)` leaves room for 32 bytes from `at`, and `len <= 32`, so every
+    // store lands in `out`'s allocation; each branch loads words no wider than `len` (16
+    // bytes for 16..=32, 8 for 8..16, 4 for 4..8), so every load stays inside `bytes` (the
+    // second load of each pair ends exactly at `len`).
+    // The stores cover `at..at + len` entirely (the two halves overlap), so the bytes made
+    // part of the vector by `set_len` are initialised. Tested at every length by
+    // `short_copies_append_exactly_the_bytes_at_every_length`.
+    unsafe {
+        let dst = out.as_mut_ptr().add(at);
+        if len >= 16 {
+            let head = src.cast::<u128>().read_unaligned();
+            let tail = src.add(len - 16).cast::<u128>().read_unaligned();
+            dst.cast::<u128>().write_unaligned(head);
+            dst.add(len - 16).cast::<u128>().write_unaligned(tail);
+        } else if len >= 8 {
+            let head = src.cast::<u64>().read_unaligned();
+            let tail = src.add(len - 8).cast::<u64>().read_unaligned();
+            dst.cast::<u64>().write_unaligned(head);
+            dst.add(len - 8).cast::<u64>().write_unaligned(tail);
+        } else {
+            let head = src.cast::<u32>().read_unaligned();
+            let tail = src.add(len - 4).cast::<u32>().read_unaligned();
+            dst.cast::<u32>().write_unaligned(head);
+            dst.add(len - 4).cast::<u32>().write_unaligned(tail);
+        }
+        out.set_len(at + len);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +249,27 @@ mod tests {
     }
 
     #[test]
+    fn short_copies_append_exactly_the_bytes_at_every_length() {
+        let source: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37) ^ 0x5a).collect();
+        for before in [0, 1, 7, 1000] {
+            for len in 0..=source.len() {
+                for spare in [0, 3, 16, 32] {
+                    // Capacity exactly used up, or a little left: `reserve` must grow it.
+                    let mut out = Vec::with_capacity(before + spare);
+                    out.extend((0..before).map(|i| (i % 251) as u8));
+                    let expected = [out.clone(), source[..len].to_vec()].concat();
+                    push_bytes(&mut out, &source[..len]);
+                    assert_eq!(out, expected, "{before} {len} {spare}");
+                    // The next copy lands right after this one.
+                    push_bytes(&mut out, &source[..len]);
+                    assert_eq!(out.len(), before + 2 * len);
+                    assert_eq!(&out[before + len..], &source[..len]);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn number_text_check_agrees_with_the_reader_grammar() {
         let pieces = [
             "", "-", "+", "0", "00", "1", "12345678", "9", ".", "e", "E", "+", "-", "5", "x", " ",
@@ -220,6 +291,27 @@ mod tests {
             }
         }
         assert_eq!(tried, pieces.len().pow(4));
+        // The all-digit shortcut (8 to 16 bytes) and its neighbours, with a leading zero, a
+        // sign or a non-digit at each end.
+        for len in 6..=18 {
+            let digits = "7".repeat(len);
+            for text in [
+                digits.clone(),
+                format!("0{}", &digits[1..]),
+                format!("-{}", &digits[1..]),
+                format!("{}.", &digits[1..]),
+                format!("{}e", &digits[1..]),
+                format!("/{}", &digits[1..]),
+                format!("{}:", &digits[1..]),
+            ] {
+                assert_eq!(
+                    is_json_number(text.as_bytes()),
+                    scan::is_json_number(text.as_bytes()),
+                    "{text:?}"
+                );
+            }
+            assert!(is_json_number(digits.as_bytes()));
+        }
         for text in [
             "-65.613616999999977",
             "1.7976931348623157e308",
