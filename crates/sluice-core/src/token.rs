@@ -223,12 +223,16 @@ impl Token {
             Token::Bool(v) => writer.write_bool(*v),
             Token::String(v) => writer.write_str(v),
             Token::Name(v) => writer.write_name(v),
-            // Number text (what text formats record) taken apart here, in the same match,
-            // rather than by `as_number` matching the number again.
-            Token::Number(OwnedNumber::Text(text, hint)) => {
-                writer.write_number(Number::Text(text, *hint))
+            Token::Number(v) => {
+                // Number text (what text formats record) taken apart here rather than by
+                // `as_number` matching the number again; one call site of `write_number`,
+                // so a writer's implementation can stay inlined in the copy loop.
+                let number = match v {
+                    OwnedNumber::Text(text, hint) => Number::Text(text, *hint),
+                    other => other.as_number(),
+                };
+                writer.write_number(number)
             }
-            Token::Number(v) => writer.write_number(v.as_number()),
             Token::Blob(v) => writer.write_blob(v),
             Token::Ext(kind, data) => writer.write_ext(Ext { kind: *kind, data }),
             Token::MapRoot(len) => writer.write_map_root(*len),
