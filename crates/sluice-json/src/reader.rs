@@ -682,47 +682,51 @@ impl<S: Input> JsonReader<S> {
     /// call: the common case), or `}`.
     #[inline(always)]
     fn lex_after_member(&mut self) -> Result<Entry> {
-        let Some(byte) = self.skip_whitespace()? else {
-            return Err(self.eof_error());
-        };
-        if byte == b',' {
-            self.pos += 1;
-            self.state = State::ObjectAfterComma;
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            if byte == b'}' && self.options.trailing_commas {
-                return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-            }
-            return self.lex_key(byte);
-        }
-        if byte == b'}' {
-            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-        }
-        Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"))
+        self.lex_after_entry(true)
     }
 
     /// After an array item: `,` and the next item, or `]`.
     #[inline(always)]
     fn lex_after_item(&mut self) -> Result<Entry> {
+        self.lex_after_entry(false)
+    }
+
+    /// [`Self::lex_after_member`] (`object`) and [`Self::lex_after_item`]: one body, the
+    /// constant `object` folded away where each is inlined.
+    #[inline(always)]
+    fn lex_after_entry(&mut self, object: bool) -> Result<Entry> {
+        let (close, end) = if object {
+            (b'}', Entry::MapEnd)
+        } else {
+            (b']', Entry::ArrayEnd)
+        };
         let Some(byte) = self.skip_whitespace()? else {
             return Err(self.eof_error());
         };
         if byte == b',' {
             self.pos += 1;
-            self.state = State::ArrayAfterComma;
+            self.state = if object {
+                State::ObjectAfterComma
+            } else {
+                State::ArrayAfterComma
+            };
             let Some(byte) = self.skip_whitespace()? else {
                 return Err(self.eof_error());
             };
-            if byte == b']' && self.options.trailing_commas {
-                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+            if byte == close && self.options.trailing_commas {
+                return Ok(self.set_pending(end, 1, Payload::None));
             }
-            return self.lex_nested_value(byte);
+            return if object {
+                self.lex_key(byte)
+            } else {
+                self.lex_nested_value(byte)
+            };
         }
-        if byte == b']' {
-            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
+        if byte == close {
+            return Ok(self.set_pending(end, 1, Payload::None));
         }
-        Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"))
+        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+        Err(self.unexpected_here(codes::EXPECT_COMMA, expected))
     }
 
     /// [`Self::advance`] in the other states: the first item of a container (again by
