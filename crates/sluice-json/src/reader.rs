@@ -349,9 +349,9 @@ impl<S: Input> JsonReader<S> {
         err
     }
 
-    /// Gives an error about the value just read (a number that does not convert) its span
-    /// and the data path of that value: the reader has moved past it, so the index of the
-    /// innermost array is one back.
+    /// Gives an error about the value just read (a number that does not convert, a string
+    /// that is not UTF-8) its span and the data path of that value: the reader has moved past
+    /// it, so the index of the innermost array is one back.
     #[cold]
     fn value_error(&self, err: Error) -> Error {
         let mut err = err.or_span(self.span());
@@ -902,34 +902,11 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
-    /// [`Self::lex_nested_value`] for literals, JSON5 spellings and errors.
+    /// [`Self::lex_nested_value`] for literals, JSON5 spellings and errors (strings,
+    /// numbers and containers never come here).
     #[inline(never)]
     fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
-            b'"' => {
-                let (payload, len) = self.lex_string(b'"')?;
-                Ok(self.set_pending(Entry::String, len, payload))
-            }
-            b'{' | b'[' => {
-                if self.frames.len() >= self.options.max_depth {
-                    return Err(self.error_at(
-                        codes::DEPTH_EXCEEDED,
-                        format!(
-                            "nesting deeper than the limit of {}",
-                            self.options.max_depth
-                        ),
-                        self.pos,
-                        self.pos + 1,
-                    ));
-                }
-                let entry = if byte == b'{' {
-                    Entry::MapRoot
-                } else {
-                    Entry::ArrayRoot
-                };
-                Ok(self.set_pending(entry, 1, Payload::None))
-            }
-            b'-' | b'0'..=b'9' => self.lex_number(),
             b't' | b'f' | b'n' => self.lex_literal(),
             b'\'' if self.options.single_quotes => {
                 let (payload, len) = self.lex_string(b'\'')?;
@@ -1609,7 +1586,9 @@ impl<S: Input> JsonReader<S> {
                 let bytes = &self.input.window()[start + from..start + to];
                 match scan::utf8(bytes) {
                     Ok(text) => Ok(text),
-                    Err(err) => Err(self.decorate(self.utf8_error(start + from, to - from, &err))),
+                    Err(err) => {
+                        Err(self.value_error(self.utf8_error(start + from, to - from, &err)))
+                    }
                 }
             }
             _ => Ok(&self.scratch),
@@ -1675,13 +1654,13 @@ impl<S: Input> JsonReader<S> {
         err.with_path(path)
     }
 
-    /// The common case of `read_u64` / `read_i64`: a pending integer that fits, as magnitude
-    /// and sign, read by the scanner already (or, for JSON5 text, parsed straight from the
-    /// input when short enough that it cannot overflow: 18 digits for `i64`, 19 for `u64`).
-    /// `None` leaves everything else (errors, `-1` as `u64`, long numbers) to the general
-    /// path.
+    /// The pending token when it is an integer that fits a `u64` (`signed`: an `i64`), as
+    /// magnitude, sign and token length, without consuming it: read by the scanner already,
+    /// or, for JSON5 text, parsed straight from the input when short enough that it cannot
+    /// overflow (18 digits for `i64`, 19 for `u64`). `None` for everything else (floats,
+    /// `-1` unsigned, long numbers), which the general path converts or reports.
     #[inline(always)]
-    fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
+    fn pending_short_integer(&self, signed: bool) -> Option<(u64, bool, usize)> {
         let pending = self.pending?;
         if let Payload::Number(hint, Some(value)) = pending.payload {
             // Read by the scanner already: an integer of at most 19 digits.
@@ -1691,8 +1670,7 @@ impl<S: Input> JsonReader<S> {
             {
                 return None;
             }
-            self.commit_scalar(pending.len);
-            return Some((value.mantissa, value.negative));
+            return Some((value.mantissa, value.negative, pending.len));
         }
         let Payload::Text(from, to, hint) = pending.payload else {
             return None;
@@ -1707,30 +1685,27 @@ impl<S: Input> JsonReader<S> {
         let magnitude = digits
             .iter()
             .fold(0u64, |acc, &b| acc * 10 + u64::from(b - b'0'));
-        self.commit(pending);
+        Some((magnitude, negative, pending.len))
+    }
+
+    /// The common case of `read_u64` / `read_i64`: [`Self::pending_short_integer`],
+    /// consumed.
+    #[inline(always)]
+    fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
+        let (magnitude, negative, len) = self.pending_short_integer(signed)?;
+        self.commit_scalar(len);
         Some((magnitude, negative))
     }
 
-    /// The common case of the narrow integer reads (`read_u8` ... `read_i32`): a pending
-    /// integer the scanner read on the way that fits `T`. `None` leaves everything else,
-    /// including the errors for values that do not fit, to the general path.
+    /// The common case of the narrow integer reads (`read_u8` ... `read_i32`): a short
+    /// integer that fits `T`, consumed. `None` leaves everything else, including the errors
+    /// for values that do not fit, to the general path.
     #[inline(always)]
     fn take_narrow_integer<T: TryFrom<i64>>(&mut self, signed: bool) -> Option<T> {
-        let pending = self.pending?;
-        let Payload::Number(hint, Some(value)) = pending.payload else {
-            return None;
-        };
-        if hint == NumberHint::Float || (value.negative && !signed) {
-            return None;
-        }
-        let magnitude = i64::try_from(value.mantissa).ok()?;
-        let narrow = T::try_from(if value.negative {
-            -magnitude
-        } else {
-            magnitude
-        })
-        .ok()?;
-        self.commit_scalar(pending.len);
+        let (magnitude, negative, len) = self.pending_short_integer(signed)?;
+        let magnitude = i64::try_from(magnitude).ok()?;
+        let narrow = T::try_from(if negative { -magnitude } else { magnitude }).ok()?;
+        self.commit_scalar(len);
         Some(narrow)
     }
 

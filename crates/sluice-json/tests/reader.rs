@@ -405,3 +405,20 @@ fn integer_reads_are_exact_at_every_length_and_sign() {
     assert_eq!(reader.span(), Span::new(1, 3));
     assert_eq!(reader.read_i64().unwrap(), 1);
 }
+
+#[test]
+fn a_string_that_is_not_utf8_names_its_own_path() {
+    // The string is checked as it is read, after the reader has moved past it: the path
+    // still names the string, not the position after it.
+    let mut reader = JsonReader::from_slice(b"[\"ok\", \"\xff\", {\"a\": \"\xfe\"}]");
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_str().unwrap(), "ok");
+    let err = reader.read_str().unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_UTF8);
+    assert_eq!(err.path().unwrap().to_string(), "$[1]");
+    reader.read_map_root().unwrap();
+    assert_eq!(reader.read_name().unwrap(), "a");
+    let err = reader.read_str().unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_UTF8);
+    assert_eq!(err.path().unwrap().to_string(), "$[2].a");
+}
