@@ -729,14 +729,12 @@ impl<W: io::Write> JsonWriter<W> {
     fn write_typed_number(&mut self, number: Number<'_>) -> Result<()> {
         match number {
             Number::Text(text, _) => self.write_number_text(text),
-            Number::I64(v) => self.scalar(lexical(v, &mut [0; 64])),
-            Number::U64(v) => self.scalar(lexical(v, &mut [0; 64])),
+            Number::I64(v) => self.write_i64(v),
+            Number::U64(v) => self.write_u64(v),
             Number::I128(v) => self.scalar(lexical(v, &mut [0; 64])),
             Number::U128(v) => self.scalar(lexical(v, &mut [0; 64])),
-            Number::F32(v) if v.is_finite() => self.scalar(shortest(v, &mut zmij::Buffer::new())),
-            Number::F64(v) if v.is_finite() => self.scalar(shortest(v, &mut zmij::Buffer::new())),
-            Number::F32(v) => self.write_non_finite(f64::from(v)),
-            Number::F64(v) => self.write_non_finite(v),
+            Number::F32(v) => self.write_f32(v),
+            Number::F64(v) => self.write_f64_value(v),
         }
     }
 
