@@ -421,17 +421,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         let (closed, read) = (access.closed(), access.read());
         let result = match result {
             Ok(value) if closed => Ok(value),
-            // A tuple or an array read all it takes: the end should come next (checked
-            // here, the common case of every `(x, y)`; anything else out of line).
-            Ok(value)
-                if end == Entry::ArrayEnd && matches!(self.reader.peek(), Ok(Entry::ArrayEnd)) =>
-            {
-                match self.reader.read_array_end() {
-                    Ok(()) => Ok(value),
-                    Err(err) => Err(self.fix_core(err)),
-                }
-            }
-            Ok(value) => self.seq_too_long(end, start, read).map(|()| value),
+            Ok(value) => self.seq_end(end, start, read).map(|()| value),
             Err(err) => Err(self.fix_container(err, start, closed)),
         };
         self.path.pop();
@@ -451,13 +441,22 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         Err(self.fix(err.or_span(Span::at(self.reader.span().end))))
     }
 
-    /// The visitor stopped before the end of the sequence: the sequence is too long for the
-    /// Rust type (a tuple, an array), unless the end really comes next.
-    #[inline(never)]
-    fn seq_too_long(&mut self, end: Entry, start: usize, read: usize) -> Result<()> {
+    /// The visitor stopped before the end of the sequence (a tuple or an array read all it
+    /// takes): the end should come next, checked here, the common case of every `(x, y)`;
+    /// anything else means the sequence is too long for the Rust type.
+    #[inline]
+    fn seq_end(&mut self, end: Entry, start: usize, read: usize) -> Result<()> {
         if self.peek()? == end {
             return self.read_end(end);
         }
+        self.seq_too_long(end, start, read)
+    }
+
+    /// [`Self::seq_end`] when the end does not come next: skips the rest and reports the
+    /// length.
+    #[cold]
+    #[inline(never)]
+    fn seq_too_long(&mut self, end: Entry, start: usize, read: usize) -> Result<()> {
         let mut extra = 0;
         while self.peek()? != end {
             if let Err(err) = self.reader.skip() {
@@ -476,6 +475,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         Err(self.fix_container(err, start, true))
     }
 
+    #[inline]
     fn read_end(&mut self, end: Entry) -> Result<()> {
         let result = match end {
             Entry::MapEnd => self.reader.read_map_end(),
