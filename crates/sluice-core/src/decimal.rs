@@ -319,10 +319,11 @@ pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
     if mantissa == 0 {
         return Some(sign * 0.0);
     }
-    #[allow(clippy::cast_precision_loss)]
-    let approximate = mantissa as f64;
-    let q = exponent.unsigned_abs() as usize;
     if mantissa <= 1 << 53 {
+        // Exact as an `f64` (converted only here: the long mantissas below never need it).
+        #[allow(clippy::cast_precision_loss)]
+        let approximate = mantissa as f64;
+        let q = exponent.unsigned_abs() as usize;
         match exponent {
             0..=22 => return Some(sign * approximate * EXACT_POWERS[q]),
             -22..0 => return Some(sign * approximate / EXACT_POWERS[q]),
