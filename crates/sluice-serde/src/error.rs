@@ -103,12 +103,8 @@ impl Error {
 
     /// Sets the path only if none is set yet.
     #[must_use]
-    pub(crate) fn or_path(self, path: impl FnOnce() -> Path) -> Error {
-        if self.0.path().is_some() {
-            self
-        } else {
-            Error(self.0.with_path(path()))
-        }
+    pub(crate) fn with_path(self, path: Path) -> Error {
+        Error(self.0.with_path(path))
     }
 }
 

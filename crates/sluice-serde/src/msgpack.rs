@@ -40,7 +40,7 @@ pub fn from_msgpack_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<
     let mut de = Deserializer::new(MsgPackReader::from_slice(bytes))
         .borrow_from_slice(bytes)
         .human_readable(false);
-    let value = T::deserialize(&mut de)?;
+    let value = de.read_root::<T>()?;
     de.end()?;
     Ok(value)
 }
@@ -51,7 +51,7 @@ pub fn from_msgpack_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<
 /// As [`from_msgpack_slice`], and I/O errors (`core/Io`).
 pub fn from_msgpack_read<T: DeserializeOwned, R: io::Read>(read: R) -> Result<T> {
     let mut de = Deserializer::new(MsgPackReader::from_read(read)).human_readable(false);
-    let value = T::deserialize(&mut de)?;
+    let value = de.read_root::<T>()?;
     de.end()?;
     Ok(value)
 }

@@ -250,6 +250,124 @@ fn paths_keep_escaped_keys_and_keys_from_any_reader() {
     assert_eq!(covered(text, err.span()), r#""x""#);
 }
 
+#[derive(Debug)]
+struct Even;
+
+impl<'de> Deserialize<'de> for Even {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Even, D::Error> {
+        match u8::deserialize(d)? % 2 {
+            0 => Ok(Even),
+            _ => Err(serde::de::Error::custom("odd")),
+        }
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+enum Shape {
+    Dot,
+    Pair(u8, u8),
+    Many(Vec<u8>),
+}
+
+/// The path and covered text of the error `T` gives for `text`, read from the string and
+/// through `io::Read` (where no key can be borrowed, so keys are copied for the path).
+fn path_and_text<T: serde::de::DeserializeOwned + std::fmt::Debug>(text: &str) -> (String, &str) {
+    let err = sluice_serde::from_json_str::<T>(text).unwrap_err();
+    let from_read = sluice_serde::from_json_read::<T, _>(text.as_bytes()).unwrap_err();
+    assert_eq!(
+        (from_read.code(), from_read.span(), from_read.path()),
+        (err.code(), err.span(), err.path()),
+        "{text}: the io::Read path differs"
+    );
+    (
+        err.path().expect("a path").to_string(),
+        covered(text, err.span()),
+    )
+}
+
+#[test]
+fn error_paths_name_every_level_on_the_way_out() {
+    type Nested = Vec<Vec<Vec<u8>>>;
+    assert_eq!(
+        path_and_text::<Nested>("[[], [[1], [2, -3]]]"),
+        ("$[1][1][1]".into(), "-3")
+    );
+    type Keyed = HashMap<String, Vec<HashMap<String, u8>>>;
+    let text = r#"{"a": [{}, {"b\"c": 1, "d": true}]}"#;
+    assert_eq!(path_and_text::<Keyed>(text), (r#"$.a[1].d"#.into(), "true"));
+    let text = r#"{"a\"b": [{}, {"c": 1, "d": true}]}"#;
+    assert_eq!(
+        path_and_text::<Keyed>(text),
+        (r#"$["a\"b"][1].d"#.into(), "true")
+    );
+    type Options = Vec<Option<Vec<u8>>>;
+    assert_eq!(
+        path_and_text::<Options>(r#"[null, [1, "x"]]"#),
+        ("$[1][1]".into(), r#""x""#)
+    );
+    // A key that does not parse names itself.
+    type NumberKeys = Vec<HashMap<u8, String>>;
+    let text = r#"[{}, {"256": "a"}]"#;
+    assert_eq!(
+        path_and_text::<NumberKeys>(text),
+        (r#"$[1]["256"]"#.into(), r#""256""#)
+    );
+}
+
+#[test]
+fn errors_raised_by_impls_and_visitors_get_the_path_of_their_value() {
+    // By a `Deserialize` impl, inside containers and at the root.
+    type Evens = HashMap<String, Vec<Even>>;
+    assert_eq!(
+        path_and_text::<Evens>(r#"{"v": [2, 4, 5]}"#),
+        ("$.v[2]".into(), "5")
+    );
+    assert_eq!(path_and_text::<Even>("3"), ("$".into(), "3"));
+    // By a derived visitor: the unknown key itself, the object missing a field.
+    let text = r#"[{"a": 1, "b": 2}, {"a": 1, "c": 2}]"#;
+    assert_eq!(
+        path_and_text::<Vec<Strict>>(text),
+        ("$[1].c".into(), r#""c""#)
+    );
+    let text = r#"[{"a": 1, "b": 2}, {"a": 1}]"#;
+    assert_eq!(
+        path_and_text::<Vec<Strict>>(text),
+        ("$[1]".into(), r#"{"a": 1}"#)
+    );
+}
+
+#[test]
+fn enum_errors_name_the_variant_in_the_path() {
+    let text = r#"["Dot", {"Pair": [1, "x"]}]"#;
+    assert_eq!(
+        path_and_text::<Vec<Shape>>(text),
+        ("$[1].Pair[1]".into(), r#""x""#)
+    );
+    let text = r#"[{"Many": [1, -1]}]"#;
+    assert_eq!(
+        path_and_text::<Vec<Shape>>(text),
+        ("$[0].Many[1]".into(), "-1")
+    );
+    let text = r#"[{"Nope": 1}]"#;
+    assert_eq!(
+        path_and_text::<Vec<Shape>>(text),
+        ("$[0].Nope".into(), r#""Nope""#)
+    );
+}
+
+#[test]
+fn a_stream_names_the_path_inside_the_failing_record() {
+    let reader = sluice_json::JsonReader::from_str("{\"a\": [1]}\n{\"a\": [1, \"x\"]}\n")
+        .with_options(sluice_json::JsonOptions::ndjson());
+    let results: Vec<_> = sluice_serde::Deserializer::new(reader)
+        .into_stream::<HashMap<String, Vec<u8>>>()
+        .collect();
+    assert!(results[0].is_ok());
+    let err = results[1].as_ref().unwrap_err();
+    assert_eq!(err.path().unwrap().to_string(), "$.a[1]");
+}
+
 #[test]
 fn msgpack_errors_have_byte_spans_and_paths() {
     // {"id": "seven"}
@@ -267,6 +385,11 @@ fn msgpack_errors_have_byte_spans_and_paths() {
     // Truncated input keeps the msgpack code.
     let err = sluice_serde::from_msgpack_slice::<Id>(&bytes[..6]).unwrap_err();
     assert_eq!(err.code(), sluice_msgpack::codes::TRUNCATED);
+    // Nested sequences, no keys to borrow.
+    let bytes = sluice_serde::to_msgpack_vec(&(vec![1, 2], (3, "x"))).unwrap();
+    let err = sluice_serde::from_msgpack_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
+    assert_eq!(err.code(), codes::INVALID_TYPE);
+    assert_eq!(err.path().unwrap().to_string(), "$[1][1]");
 }
 
 #[test]

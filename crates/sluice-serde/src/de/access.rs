@@ -4,7 +4,7 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 use sluice_core::{Entry, Reader};
 
-use super::{Deserializer, KeyDeserializer};
+use super::{Deserializer, KeyDeserializer, Slot};
 use crate::error::{Error, Result, codes};
 
 /// The elements of an array or set, until its end token.
@@ -54,7 +54,8 @@ impl<'de, R: Reader> de::SeqAccess<'de> for SeqAccess<'_, 'de, R> {
             self.closed = true;
             return Ok(None);
         }
-        self.de.path.set_index(self.read);
+        // An error inside the element leaves `read` counting it: the sequence adds the
+        // element's index to the error's path from there (`Deserializer::visit_seq`).
         self.read += 1;
         seed.deserialize(&mut *self.de).map(Some)
     }
@@ -71,17 +72,33 @@ pub(crate) struct MapAccess<'a, 'de, R> {
     len: Option<usize>,
     entries: usize,
     closed: bool,
+    /// The current key, for the path of an error.
+    key: Slot<'de>,
+    /// Where this map's copied keys start in the deserializer's key buffer.
+    key_base: usize,
 }
 
 impl<'a, 'de, R: Reader> MapAccess<'a, 'de, R> {
-    pub(crate) fn new(de: &'a mut Deserializer<'de, R>, end: Entry, len: Option<usize>) -> Self {
+    pub(crate) fn new(
+        de: &'a mut Deserializer<'de, R>,
+        end: Entry,
+        len: Option<usize>,
+        key_base: usize,
+    ) -> Self {
         MapAccess {
             de,
             end,
             len,
             entries: 0,
             closed: false,
+            key: Slot::Empty,
+            key_base,
         }
+    }
+
+    /// The current key.
+    pub(crate) fn key(&self) -> Slot<'de> {
+        self.key
     }
 
     /// Whether the end token was read.
@@ -92,16 +109,19 @@ impl<'a, 'de, R: Reader> MapAccess<'a, 'de, R> {
 
 /// Reads the key at the reader's position and hands it to `seed`: string keys through the
 /// [`KeyDeserializer`] (which also parses numbers, booleans and unit variants out of them),
-/// any other token through the deserializer itself (MessagePack integer keys).
+/// any other token through the deserializer itself (MessagePack integer keys). `slot`
+/// becomes the key (copied above `key_base` when it cannot be borrowed), or `index`, for
+/// the path of an error in the key or the value that follows.
 #[inline]
 fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
     de: &mut Deserializer<'de, R>,
     entry: Entry,
     index: usize,
+    (slot, key_base): (&mut Slot<'de>, usize),
     seed: T,
 ) -> Result<T::Value> {
     if !matches!(entry, Entry::Name | Entry::String) {
-        de.path.set_index(index);
+        *slot = Slot::Index(index);
         return seed.deserialize(&mut *de);
     }
     let read = if entry == Entry::Name {
@@ -114,7 +134,10 @@ fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
         Err(err) => return Err(de.fix_core(err)),
     };
     let borrowed = de.source.borrow_str(key);
-    de.path.set_key(borrowed, key);
+    *slot = match borrowed {
+        Some(borrowed) => Slot::Key(borrowed),
+        None => de.trail.copy_key(key_base, key),
+    };
     let key = KeyDeserializer {
         key,
         borrowed,
@@ -139,11 +162,13 @@ impl<'de, R: Reader> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
         }
         let index = self.entries;
         self.entries += 1;
-        read_key(self.de, entry, index, seed).map(Some)
+        let slot = (&mut self.key, self.key_base);
+        read_key(self.de, entry, index, slot, seed).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        // As for sequences, the map adds the current key to the path of an error.
         seed.deserialize(&mut *self.de)
     }
 
@@ -155,11 +180,23 @@ impl<'de, R: Reader> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
 /// An enum written as a map with one key: the variant name, then its content.
 pub(crate) struct EnumAccess<'a, 'de, R> {
     de: &'a mut Deserializer<'de, R>,
+    /// The variant name once read, for the path of an error in its content.
+    key: Slot<'de>,
+    key_base: usize,
 }
 
 impl<'a, 'de, R: Reader> EnumAccess<'a, 'de, R> {
-    pub(crate) fn new(de: &'a mut Deserializer<'de, R>) -> Self {
-        EnumAccess { de }
+    pub(crate) fn new(de: &'a mut Deserializer<'de, R>, key_base: usize) -> Self {
+        EnumAccess {
+            de,
+            key: Slot::Empty,
+            key_base,
+        }
+    }
+
+    /// An error from the variant's content gets the variant name in its path.
+    fn traced<T>(&mut self, result: Result<T>) -> Result<T> {
+        result.map_err(|err| self.de.trace(err, self.key))
     }
 }
 
@@ -177,31 +214,38 @@ impl<'de, R: Reader> de::EnumAccess<'de> for EnumAccess<'_, 'de, R> {
             );
             return Err(self.de.fix(err));
         }
-        let variant = read_key(self.de, entry, 0, seed)?;
-        Ok((variant, self))
+        let mut access = self;
+        let slot = (&mut access.key, access.key_base);
+        let variant = read_key(access.de, entry, 0, slot, seed);
+        let variant = access.traced(variant)?;
+        Ok((variant, access))
     }
 }
 
 impl<'de, R: Reader> de::VariantAccess<'de> for EnumAccess<'_, 'de, R> {
     type Error = Error;
 
-    fn unit_variant(self) -> Result<()> {
-        de::Deserialize::deserialize(&mut *self.de)
+    fn unit_variant(mut self) -> Result<()> {
+        let result = de::Deserialize::deserialize(&mut *self.de);
+        self.traced(result)
     }
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(&mut *self.de)
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(mut self, seed: T) -> Result<T::Value> {
+        let result = seed.deserialize(&mut *self.de);
+        self.traced(result)
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    fn tuple_variant<V: Visitor<'de>>(mut self, _len: usize, visitor: V) -> Result<V::Value> {
+        let result = de::Deserializer::deserialize_seq(&mut *self.de, visitor);
+        self.traced(result)
     }
 
     fn struct_variant<V: Visitor<'de>>(
-        self,
+        mut self,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        let result = de::Deserializer::deserialize_map(&mut *self.de, visitor);
+        self.traced(result)
     }
 }

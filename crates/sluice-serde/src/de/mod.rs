@@ -11,10 +11,9 @@
 //! [`Deserializer::borrow_from_str`]) a string that lies inside that slice is handed to serde
 //! with the input's lifetime, so `&'de str` fields and `Cow<'de, str>` work with zero copies.
 //!
-//! Errors get the span of the token being read and the data path, which is tracked as cheaply
-//! as possible: one slot per open container, keys stored as borrowed slices when they come
-//! from the input and copied only when the reader had to unescape them; the path is turned
-//! into text only when an error happens.
+//! Errors get the span of the token being read and the data path. The path costs nothing
+//! while reading: it is assembled only when an error happens, by the containers the error
+//! passes through on its way out (see the `path` module).
 
 mod access;
 mod key;
@@ -26,7 +25,7 @@ use sluice_core::{Entry, Number, NumberHint, Reader, Span};
 use crate::error::{Error, Result, codes};
 use access::{EnumAccess, MapAccess, SeqAccess};
 use key::KeyDeserializer;
-use path::PathTracker;
+use path::{Slot, Trail};
 
 /// The input slice a deserializer may borrow strings from, when it knows it.
 #[derive(Debug, Clone, Copy)]
@@ -111,7 +110,7 @@ impl<'de> Source<'de> {
 pub struct Deserializer<'de, R> {
     reader: R,
     source: Source<'de>,
-    path: PathTracker<'de>,
+    trail: Trail,
     human_readable: bool,
 }
 
@@ -122,7 +121,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         Deserializer {
             reader,
             source: Source::Unknown,
-            path: PathTracker::default(),
+            trail: Trail::default(),
             human_readable: true,
         }
     }
@@ -237,31 +236,71 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         }
     }
 
-    /// Adds the span of the last token read and the data path to an error that has none.
+    /// Reads one `T` at the root. An error `T`'s own impl raises there, outside any
+    /// container (a scalar newtype's check), gets the span of the value and the path `$`
+    /// like every other error.
+    pub(crate) fn read_root<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        T::deserialize(&mut *self).map_err(|err| {
+            if err.span().is_none() {
+                self.fix(err)
+            } else {
+                err
+            }
+        })
+    }
+
+    /// An error created at the current position (by the reader, by a visitor handed a
+    /// scalar, or here): gets the span of the last token read when it has none, and starts
+    /// its path.
     #[cold]
     #[inline(never)]
-    fn fix(&self, err: Error) -> Error {
-        err.or_span(self.reader.span())
-            .or_path(|| self.path.materialize())
+    fn fix(&mut self, err: Error) -> Error {
+        let err = err.or_span(self.reader.span());
+        self.trail.start(err)
     }
 
     #[cold]
     #[inline(never)]
-    fn fix_core(&self, err: sluice_core::Error) -> Error {
+    fn fix_core(&mut self, err: sluice_core::Error) -> Error {
         self.fix(Error::from(err))
     }
 
-    /// As [`fix`](Deserializer::fix), with the span of a whole container when the error was
-    /// raised after the container was closed (a missing field).
+    /// An error coming out of the element or value read at `slot` (a container's current
+    /// element or key): one raised by the value's own `Deserialize` impl (no span yet) is
+    /// fixed here; then, while its path is being traced, `slot` is added to it.
     #[cold]
     #[inline(never)]
-    fn fix_container(&self, err: Error, start: usize, closed: bool) -> Error {
-        if closed {
-            let span = Span::new(start, self.reader.span().end);
-            err.or_span(span)
-                .or_path(|| self.path.materialize_container())
-        } else {
+    pub(crate) fn trace(&mut self, err: Error, slot: Slot<'de>) -> Error {
+        let err = if err.span().is_none() {
             self.fix(err)
+        } else {
+            err
+        };
+        self.trail.add(&err, slot);
+        err
+    }
+
+    /// An error coming out of the visitor of a whole container, whose current element or
+    /// key is `slot`. Tracing it here rather than in every `next_element` / `next_value`
+    /// keeps those, the hot path, free of error handling. An error the visitor raised
+    /// itself after the container was closed (a missing field) points at the container.
+    #[cold]
+    #[inline(never)]
+    fn fix_container(&mut self, err: Error, start: usize, closed: bool, slot: Slot<'de>) -> Error {
+        if closed && err.span().is_none() {
+            let span = Span::new(start, self.reader.span().end);
+            return self.trail.start(err.or_span(span));
+        }
+        self.trace(err, slot)
+    }
+
+    /// Leaves a container; at the root, an error gets the path its way out gathered.
+    #[inline]
+    fn leave<T>(&mut self, result: Result<T>) -> Result<T> {
+        let root = self.trail.leave();
+        match result {
+            Err(err) if root => Err(self.trail.finish(err)),
+            result => result,
         }
     }
 
@@ -388,17 +427,18 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         } else {
             Entry::MapEnd
         };
-        self.path.push();
-        let mut access = MapAccess::new(self, end, len);
+        self.trail.enter();
+        let key_base = self.trail.key_base();
+        let mut access = MapAccess::new(self, end, len, key_base);
         let result = visitor.visit_map(&mut access);
-        let closed = access.closed();
+        let (closed, key) = (access.closed(), access.key());
         let result = match result {
             Ok(value) if closed => Ok(value),
             Ok(value) => self.map_not_finished(end).map(|()| value),
-            Err(err) => Err(self.fix_container(err, start, closed)),
+            Err(err) => Err(self.fix_container(err, start, closed, key)),
         };
-        self.path.pop();
-        result
+        self.trail.release_keys(key_base);
+        self.leave(result)
     }
 
     /// Reads an array (or set) opened by `entry` and hands it to the visitor.
@@ -415,17 +455,19 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         } else {
             Entry::ArrayEnd
         };
-        self.path.push();
+        self.trail.enter();
         let mut access = SeqAccess::new(self, end, len);
         let result = visitor.visit_seq(&mut access);
         let (closed, read) = (access.closed(), access.read());
         let result = match result {
             Ok(value) if closed => Ok(value),
             Ok(value) => self.seq_end(end, start, read).map(|()| value),
-            Err(err) => Err(self.fix_container(err, start, closed)),
+            Err(err) => {
+                let current = read.checked_sub(1).map_or(Slot::Empty, Slot::Index);
+                Err(self.fix_container(err, start, closed, current))
+            }
         };
-        self.path.pop();
-        result
+        self.leave(result)
     }
 
     /// The visitor stopped before the end of the map: fine if the end comes next, else the
@@ -472,7 +514,8 @@ impl<'de, R: Reader> Deserializer<'de, R> {
                 read + extra
             ),
         );
-        Err(self.fix_container(err, start, true))
+        let err = err.or_span(Span::new(start, self.reader.span().end));
+        Err(self.trail.start(err))
     }
 
     #[inline]
@@ -759,14 +802,15 @@ impl<'de, R: Reader> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                     return Err(self.fix_core(err));
                 }
                 let start = self.reader.span().start;
-                self.path.push();
-                let result = visitor.visit_enum(EnumAccess::new(self));
+                self.trail.enter();
+                let key_base = self.trail.key_base();
+                let result = visitor.visit_enum(EnumAccess::new(self, key_base));
                 let result = match result {
                     Ok(value) => self.end_enum_map().map(|()| value),
-                    Err(err) => Err(self.fix_container(err, start, false)),
+                    Err(err) => Err(self.fix_container(err, start, false, Slot::Empty)),
                 };
-                self.path.pop();
-                result
+                self.trail.release_keys(key_base);
+                self.leave(result)
             }
             Entry::Enum => self.visit_enum_token(visitor, true),
             _ => self.deserialize_any(visitor),
@@ -833,7 +877,7 @@ impl<R: Reader, T: DeserializeOwned> Iterator for StreamDeserializer<'_, R, T> {
         match self.de.peek() {
             Ok(Entry::Ended) => None,
             Ok(_) => {
-                let value = T::deserialize(&mut self.de);
+                let value = self.de.read_root::<T>();
                 self.failed = value.is_err();
                 Some(value)
             }
@@ -864,7 +908,7 @@ impl<R: Reader, T: DeserializeOwned> Iterator for StreamDeserializer<'_, R, T> {
 /// [`TRAILING_VALUE`](crate::codes::TRAILING_VALUE) when more values follow.
 pub fn from_reader<T: DeserializeOwned, R: Reader>(reader: R) -> Result<T> {
     let mut de = Deserializer::new(reader);
-    let value = T::deserialize(&mut de)?;
+    let value = de.read_root::<T>()?;
     de.end()?;
     Ok(value)
 }
@@ -891,7 +935,7 @@ where
     R: Reader,
 {
     let mut de = Deserializer::new(reader).borrow_from_slice(input);
-    let value = T::deserialize(&mut de)?;
+    let value = de.read_root::<T>()?;
     de.end()?;
     Ok(value)
 }
