@@ -1709,6 +1709,16 @@ impl<S: Input> JsonReader<S> {
         Some(narrow)
     }
 
+    /// The typed number reads (`read_f64`, `read_u64`, ...) for everything but the common
+    /// case they handle inline: the number token converted by `convert`, which also builds
+    /// the errors (too long or too large for the scanner, JSON5 spellings, out of range,
+    /// not a number). Out of line, so the inlined reads stay small.
+    #[inline(never)]
+    fn read_number_as<T>(&mut self, convert: impl FnOnce(Number<'_>) -> Result<T>) -> Result<T> {
+        let value = convert(self.read_number()?);
+        value.map_err(|e| self.value_error(e))
+    }
+
     /// Consumes the pending token whatever it is, validating it (used by `skip`).
     pub(crate) fn consume_any(&mut self) -> Result<Entry> {
         let pending = self.take("a token", |_| true)?;
@@ -1735,19 +1745,21 @@ impl<S: Input> JsonReader<S> {
 /// of the number token (which also builds the errors).
 macro_rules! narrow_integer_reads {
     ($($method:ident -> $ty:ty, $sign:ident, $convert:ident;)*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $method(&mut self) -> Result<$ty> {
             if let Some(value) = self.take_narrow_integer(narrow_integer_reads!(@$sign)) {
                 return Ok(value);
             }
-            let value = self.read_number()?.$convert();
-            value.map_err(|e| self.value_error(e))
+            self.read_number_as(|number| number.$convert())
         }
     )*};
     (@signed) => { true };
     (@unsigned) => { false };
 }
 
+// `Number::to_u64` and the like cannot replace the closures given to `read_number_as`: the
+// methods are tied to one lifetime of `Number`, the closures work for any.
+#[allow(clippy::redundant_closure_for_method_calls)]
 impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn peek(&mut self) -> Result<Entry> {
@@ -1761,26 +1773,26 @@ impl<S: Input> Reader for JsonReader<S> {
         Span::new(self.span_start, self.span_start + self.span_len)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_null(&mut self) -> Result<()> {
         let pending = self.take("Null", |e| e == Entry::Null)?;
         self.commit_scalar(pending.len);
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_bool(&mut self) -> Result<bool> {
         let pending = self.take("Bool", |e| e == Entry::Bool)?;
         self.commit_scalar(pending.len);
         Ok(matches!(pending.payload, Payload::Bool(true)))
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_str(&mut self) -> Result<&str> {
         self.read_string_token("String")
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_name(&mut self) -> Result<&str> {
         self.read_string_token("Name")
     }
@@ -1824,27 +1836,25 @@ impl<S: Input> Reader for JsonReader<S> {
         read_u32 -> u32, unsigned, to_u32;
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_u64(&mut self) -> Result<u64> {
         if let Some((magnitude, _)) = self.take_short_integer(false) {
             return Ok(magnitude);
         }
-        let value = self.read_number()?.to_u64();
-        value.map_err(|e| self.value_error(e))
+        self.read_number_as(|number| number.to_u64())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_i64(&mut self) -> Result<i64> {
         if let Some((magnitude, negative)) = self.take_short_integer(true) {
             // At most i64::MAX in magnitude: fits an i64 either way.
             let value = i64::try_from(magnitude).unwrap_or(i64::MAX);
             return Ok(if negative { -value } else { value });
         }
-        let value = self.read_number()?.to_i64();
-        value.map_err(|e| self.value_error(e))
+        self.read_number_as(|number| number.to_i64())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_f64(&mut self) -> Result<f64> {
         // The common case: a number the scanner read on the way, and the fast path of
         // `decimal` settles, so its text is never walked again.
@@ -1855,11 +1865,10 @@ impl<S: Input> Reader for JsonReader<S> {
             self.commit_scalar(pending.len);
             return Ok(value);
         }
-        let value = self.read_number()?.to_f64();
-        value.map_err(|e| self.value_error(e))
+        self.read_number_as(|number| number.to_f64())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_map_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("MapRoot", |e| e == Entry::MapRoot)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -1870,7 +1879,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(None)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_map_end(&mut self) -> Result<()> {
         let pending = self.take("MapEnd", |e| e == Entry::MapEnd)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -1881,7 +1890,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_array_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("ArrayRoot", |e| e == Entry::ArrayRoot)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -1892,7 +1901,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(None)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_array_end(&mut self) -> Result<()> {
         let pending = self.take("ArrayEnd", |e| e == Entry::ArrayEnd)?;
         // The entry spelled out, so that the state update for it is all that remains.
