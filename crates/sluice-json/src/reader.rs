@@ -1564,7 +1564,7 @@ impl<S: Input> JsonReader<S> {
         let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
         let start = self.pos;
         if pending.entry == Entry::Name {
-            self.track_key(pending)?;
+            self.track_key(pending.len)?;
             let offset = self.input.offset();
             self.span_start = offset + start;
             self.span_len = pending.len;
@@ -1595,21 +1595,30 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    /// Records the pending key (`len` bytes at `pos`, still pending): in its frame for the
+    /// error path (`LastWins` over a stable input), or in the key tracker, which checks
+    /// for duplicates.
     #[inline(always)]
-    fn track_key(&mut self, pending: Pending) -> Result<()> {
+    fn track_key(&mut self, len: usize) -> Result<()> {
         if self.keys_in_frames() {
             let at = self.input.offset() + self.pos;
             if let Some(frame) = self.frames.last_mut() {
                 frame.key_at = at;
-                frame.key_len = pending.len;
+                frame.key_len = len;
             }
             return Ok(());
         }
-        self.track_key_slow(pending)
+        self.track_key_slow()
     }
 
-    #[inline]
-    fn track_key_slow(&mut self, pending: Pending) -> Result<()> {
+    /// [`Self::track_key`] through the key tracker. It reads the pending token itself
+    /// rather than taking it as an argument, which would make every caller copy it to the
+    /// stack, on the fast path too.
+    #[inline(never)]
+    fn track_key_slow(&mut self) -> Result<()> {
+        let Some(pending) = self.pending else {
+            return Ok(());
+        };
         let window = self.input.window();
         let key = match pending.payload {
             Payload::Borrowed(from, to, _) if self.input.is_stable() => {
@@ -1731,7 +1740,7 @@ impl<S: Input> JsonReader<S> {
             Entry::String | Entry::Name => {
                 self.check_string(pending.payload)?;
                 if pending.entry == Entry::Name {
-                    self.track_key(pending)?;
+                    self.track_key(pending.len)?;
                 }
             }
             _ => {}
