@@ -1766,9 +1766,6 @@ macro_rules! narrow_integer_reads {
     (@unsigned) => { false };
 }
 
-// `Number::to_u64` and the like cannot replace the closures given to `read_number_as`: the
-// methods are tied to one lifetime of `Number`, the closures work for any.
-#[allow(clippy::redundant_closure_for_method_calls)]
 impl<S: Input> Reader for JsonReader<S> {
     #[inline]
     fn peek(&mut self) -> Result<Entry> {
@@ -1845,6 +1842,9 @@ impl<S: Input> Reader for JsonReader<S> {
         read_u32 -> u32, unsigned, to_u32;
     }
 
+    // `Number::to_u64` and the like cannot replace the closure given to `read_number_as`:
+    // the methods are tied to one lifetime of `Number`, the closure works for any.
+    #[allow(clippy::redundant_closure_for_method_calls)]
     #[inline(always)]
     fn read_u64(&mut self) -> Result<u64> {
         if let Some((magnitude, _)) = self.take_short_integer(false) {
@@ -1853,6 +1853,7 @@ impl<S: Input> Reader for JsonReader<S> {
         self.read_number_as(|number| number.to_u64())
     }
 
+    #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
     #[inline(always)]
     fn read_i64(&mut self) -> Result<i64> {
         if let Some((magnitude, negative)) = self.take_short_integer(true) {
@@ -1863,6 +1864,7 @@ impl<S: Input> Reader for JsonReader<S> {
         self.read_number_as(|number| number.to_i64())
     }
 
+    #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
     #[inline(always)]
     fn read_f64(&mut self) -> Result<f64> {
         // The common case: a number the scanner read on the way, and the fast path of

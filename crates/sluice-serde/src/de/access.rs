@@ -117,7 +117,8 @@ fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
     de: &mut Deserializer<'de, R>,
     entry: Entry,
     index: usize,
-    (slot, key_base): (&mut Slot<'de>, usize),
+    slot: &mut Slot<'de>,
+    key_base: usize,
     seed: T,
 ) -> Result<T::Value> {
     if !matches!(entry, Entry::Name | Entry::String) {
@@ -162,8 +163,7 @@ impl<'de, R: Reader> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
         }
         let index = self.entries;
         self.entries += 1;
-        let slot = (&mut self.key, self.key_base);
-        read_key(self.de, entry, index, slot, seed).map(Some)
+        read_key(self.de, entry, index, &mut self.key, self.key_base, seed).map(Some)
     }
 
     #[inline]
@@ -215,8 +215,7 @@ impl<'de, R: Reader> de::EnumAccess<'de> for EnumAccess<'_, 'de, R> {
             return Err(self.de.fix(err));
         }
         let mut access = self;
-        let slot = (&mut access.key, access.key_base);
-        let variant = read_key(access.de, entry, 0, slot, seed);
+        let variant = read_key(access.de, entry, 0, &mut access.key, access.key_base, seed);
         let variant = access.traced(variant)?;
         Ok((variant, access))
     }

@@ -240,13 +240,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     /// container (a scalar newtype's check), gets the span of the value and the path `$`
     /// like every other error.
     pub(crate) fn read_root<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
-        T::deserialize(&mut *self).map_err(|err| {
-            if err.span().is_none() {
-                self.fix(err)
-            } else {
-                err
-            }
-        })
+        T::deserialize(&mut *self).map_err(|err| self.fix_if_fresh(err))
     }
 
     /// An error created at the current position (by the reader, by a visitor handed a
@@ -271,13 +265,21 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     #[cold]
     #[inline(never)]
     pub(crate) fn trace(&mut self, err: Error, slot: Slot<'de>) -> Error {
-        let err = if err.span().is_none() {
+        let err = self.fix_if_fresh(err);
+        self.trail.add(&err, slot);
+        err
+    }
+
+    /// [`fix`](Deserializer::fix) for an error that may come from code outside the bridge
+    /// (a `Deserialize` impl, a visitor): fresh when it has no span yet; one with a span was
+    /// fixed already and may be on its way out, gathering its path.
+    #[cold]
+    fn fix_if_fresh(&mut self, err: Error) -> Error {
+        if err.span().is_none() {
             self.fix(err)
         } else {
             err
-        };
-        self.trail.add(&err, slot);
-        err
+        }
     }
 
     /// An error coming out of the visitor of a whole container, whose current element or
