@@ -862,7 +862,7 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
         if byte == b'"' {
-            let (payload, len) = self.lex_string(b'"')?;
+            let (payload, len) = self.lex_quoted()?;
             return Ok(self.set_pending(Entry::String, len, payload));
         }
         if byte.wrapping_sub(b'0') < 10 || byte == b'-' {
@@ -943,7 +943,7 @@ impl<S: Input> JsonReader<S> {
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => {
-                let (payload, len) = self.lex_string(b'"')?;
+                let (payload, len) = self.lex_quoted()?;
                 Ok(self.set_pending(Entry::Name, len, payload))
             }
             b'\'' if self.options.single_quotes => {
@@ -1201,6 +1201,19 @@ impl<S: Input> JsonReader<S> {
         normal.push_str(&ascii(&body[exp_start..]));
         self.scratch = normal;
         Ok(self.set_pending(Entry::Number(hint), len, Payload::ScratchText(hint)))
+    }
+
+    /// Lexes a `"`-quoted string at `pos`: a short one (closed within the 16 bytes after
+    /// the quote, without escapes) right here, any other by [`Self::lex_string`].
+    #[inline(always)]
+    fn lex_quoted(&mut self) -> Result<(Payload, usize)> {
+        if let Some(chunk) = self.rest().get(1..).and_then(<[u8]>::first_chunk::<16>)
+            && let Some((at, non_ascii)) = scan::short_string_end(chunk)
+        {
+            let proven = !non_ascii || self.input.known_utf8();
+            return Ok((Payload::Borrowed(1, at + 1, proven), at + 2));
+        }
+        self.lex_string(b'"')
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and

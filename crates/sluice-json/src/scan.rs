@@ -120,6 +120,73 @@ fn find_string_special_sse2(
     }
 }
 
+/// The end of a short string in one step: `chunk` is the 16 bytes after an opening `"`.
+/// Returns the offset of the closing quote within `chunk` and whether any byte before it
+/// is non-ASCII, when the first special byte (quote, backslash or control character) is
+/// that quote; `None` when the string has an escape, a control character, or goes on past
+/// the chunk, which the general search then handles.
+///
+/// Most keys and many values are shorter than 16 bytes, and for them this replaces a call
+/// of the general string lexer (its loop set-up and register saves cost more than the
+/// search itself).
+#[inline(always)]
+pub(crate) fn short_string_end(chunk: &[u8; 16]) -> Option<(usize, bool)> {
+    let (special, high) = chunk_marks(chunk);
+    if special == 0 {
+        return None;
+    }
+    let at = special.trailing_zeros() as usize;
+    if chunk[at] != b'"' {
+        return None;
+    }
+    Some((at, high & ((1 << at) - 1) != 0))
+}
+
+/// Bit masks over the 16 bytes of `chunk`: the special bytes of a `"`-quoted string (`"`,
+/// `\`, below 0x20) and the non-ASCII bytes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: the intrinsics need SSE2, which this function is compiled only with (part of
+    // the x86-64 baseline); the one load reads exactly the 16 bytes of `chunk`, unaligned.
+    // Tested by `short_strings_end_at_their_quote_at_every_length`.
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    unsafe {
+        let bytes = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        let special = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'"' as i8)),
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\\' as i8)),
+            ),
+            _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1f)), bytes),
+        );
+        (
+            _mm_movemask_epi8(special) as u32,
+            _mm_movemask_epi8(bytes) as u32,
+        )
+    }
+}
+
+/// [`chunk_marks`] without SSE2: a byte at a time.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
+    let (mut special, mut high) = (0, 0);
+    for (at, &byte) in chunk.iter().enumerate() {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            special |= 1 << at;
+        }
+        if byte >= 0x80 {
+            high |= 1 << at;
+        }
+    }
+    (special, high)
+}
+
 /// [`find_string_special`] eight bytes at a time, then byte by byte.
 #[inline(always)]
 fn find_string_special_words(hay: &[u8], from: usize, quote: u8, non_ascii: &mut bool) -> usize {
@@ -444,6 +511,39 @@ mod tests {
         assert_eq!(find_string_special(b"ab'cd\"", 0, b'\'', &mut non_ascii), 2);
         assert_eq!(find_string_special(b"ab'cd\"", 0, b'"', &mut non_ascii), 5);
         assert!(!non_ascii);
+    }
+
+    #[test]
+    fn short_strings_end_at_their_quote_at_every_length() {
+        for at in 0..16 {
+            let mut chunk = [b'a'; 16];
+            chunk[at] = b'"';
+            assert_eq!(short_string_end(&chunk), Some((at, false)), "{at}");
+            // Non-ASCII bytes count only before the quote.
+            let mut after = [0xC3; 16];
+            after[..=at].fill(b'a');
+            after[at] = b'"';
+            assert_eq!(short_string_end(&after), Some((at, false)), "{at}");
+            if at > 0 {
+                let mut before = chunk;
+                before[at - 1] = 0xA9;
+                assert_eq!(short_string_end(&before), Some((at, true)), "{at}");
+            }
+            // An escape or a control character first: the general lexer's case.
+            for special in [b'\\', 0x00, 0x1f, b'\n'] {
+                let mut first = chunk;
+                first[at] = special;
+                if at + 1 < 16 {
+                    first[at + 1] = b'"';
+                }
+                assert_eq!(short_string_end(&first), None, "{at} {special}");
+            }
+        }
+        // No quote in the chunk: the string goes on.
+        assert_eq!(short_string_end(&[b'x'; 16]), None);
+        assert_eq!(short_string_end(&[0xE3; 16]), None);
+        // A single quote does not end a `"` string.
+        assert_eq!(short_string_end(b"it's \"x\"........"), Some((5, false)));
     }
 
     #[test]
