@@ -9,7 +9,7 @@
 //! Typed operations: `from` / `to` (sluice through reflection), `serde_from` / `serde_to`
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
-//! `json` bench reads), `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
+//! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks), `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
@@ -29,7 +29,7 @@ use shapes::{canada, citm, twitter};
 /// Untyped operations; `Ok(false)` when `operation` is not one of them.
 fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String> {
     use sluice_core::Token;
-    use sluice_json::{JsonReader, JsonWriter, WriterOptions};
+    use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, JsonWriter, WriterOptions};
     use sluice_msgpack::{MsgPackReader, MsgPackWriter};
     let bytes = text.as_bytes();
     let tokens = Token::read_all(&mut JsonReader::from_slice(bytes)).map_err(|e| e.render())?;
@@ -48,6 +48,15 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             "scan" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)))
                     .map_err(|e| e.render())?,
+            )),
+            "scan_last_wins" => drop(black_box(
+                sluice_benches::scan(
+                    &mut JsonReader::from_slice(black_box(bytes)).with_options(JsonOptions {
+                        duplicate_keys: DuplicateKeys::LastWins,
+                        ..JsonOptions::strict()
+                    }),
+                )
+                .map_err(|e| e.render())?,
             )),
             "scan_io" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_read(black_box(bytes)))
