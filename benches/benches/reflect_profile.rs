@@ -50,12 +50,12 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
                     .map_err(|e| e.render())?,
             )),
             "scan_last_wins" => drop(black_box(
-                sluice_benches::scan(
-                    &mut JsonReader::from_slice(black_box(bytes)).with_options(JsonOptions {
+                sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)).with_options(
+                    JsonOptions {
                         duplicate_keys: DuplicateKeys::LastWins,
                         ..JsonOptions::strict()
-                    }),
-                )
+                    },
+                ))
                 .map_err(|e| e.render())?,
             )),
             "scan_io" => drop(black_box(

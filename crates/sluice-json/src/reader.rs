@@ -1203,11 +1203,11 @@ impl<S: Input> JsonReader<S> {
         Ok(self.set_pending(Entry::Number(hint), len, Payload::ScratchText(hint)))
     }
 
-    /// Lexes a `"`-quoted string at `pos`: a short one (closed within the 16 bytes after
+    /// Lexes a `"`-quoted string at `pos`: a short one (closed within the 32 bytes after
     /// the quote, without escapes) right here, any other by [`Self::lex_string`].
     #[inline(always)]
     fn lex_quoted(&mut self) -> Result<(Payload, usize)> {
-        if let Some(chunk) = self.rest().get(1..).and_then(<[u8]>::first_chunk::<16>)
+        if let Some(chunk) = self.rest().get(1..).and_then(<[u8]>::first_chunk::<32>)
             && let Some((at, non_ascii)) = scan::short_string_end(chunk)
         {
             let proven = !non_ascii || self.input.known_utf8();

@@ -120,18 +120,23 @@ fn find_string_special_sse2(
     }
 }
 
-/// The end of a short string in one step: `chunk` is the 16 bytes after an opening `"`.
+/// The end of a short string in one step: `chunk` is the 32 bytes after an opening `"`.
 /// Returns the offset of the closing quote within `chunk` and whether any byte before it
 /// is non-ASCII, when the first special byte (quote, backslash or control character) is
 /// that quote; `None` when the string has an escape, a control character, or goes on past
 /// the chunk, which the general search then handles.
 ///
-/// Most keys and many values are shorter than 16 bytes, and for them this replaces a call
+/// Most keys and many values are shorter than 32 bytes, and for them this replaces a call
 /// of the general string lexer (its loop set-up and register saves cost more than the
 /// search itself).
 #[inline(always)]
-pub(crate) fn short_string_end(chunk: &[u8; 16]) -> Option<(usize, bool)> {
-    let (special, high) = chunk_marks(chunk);
+pub(crate) fn short_string_end(chunk: &[u8; 32]) -> Option<(usize, bool)> {
+    let ([low, high], []) = chunk.as_chunks::<16>() else {
+        return None;
+    };
+    let (special_low, non_ascii_low) = chunk_marks(low);
+    let (special_high, non_ascii_high) = chunk_marks(high);
+    let special = special_low | special_high << 16;
     if special == 0 {
         return None;
     }
@@ -139,7 +144,8 @@ pub(crate) fn short_string_end(chunk: &[u8; 16]) -> Option<(usize, bool)> {
     if chunk[at] != b'"' {
         return None;
     }
-    Some((at, high & ((1 << at) - 1) != 0))
+    let non_ascii = non_ascii_low | non_ascii_high << 16;
+    Some((at, non_ascii & ((1 << at) - 1) != 0))
 }
 
 /// Bit masks over the 16 bytes of `chunk`: the special bytes of a `"`-quoted string (`"`,
@@ -515,35 +521,38 @@ mod tests {
 
     #[test]
     fn short_strings_end_at_their_quote_at_every_length() {
-        for at in 0..16 {
-            let mut chunk = [b'a'; 16];
+        for at in 0..32 {
+            let mut chunk = [b'a'; 32];
             chunk[at] = b'"';
             assert_eq!(short_string_end(&chunk), Some((at, false)), "{at}");
             // Non-ASCII bytes count only before the quote.
-            let mut after = [0xC3; 16];
+            let mut after = [0xC3; 32];
             after[..=at].fill(b'a');
             after[at] = b'"';
             assert_eq!(short_string_end(&after), Some((at, false)), "{at}");
-            if at > 0 {
-                let mut before = chunk;
-                before[at - 1] = 0xA9;
-                assert_eq!(short_string_end(&before), Some((at, true)), "{at}");
+            for before in 0..at {
+                let mut marked = chunk;
+                marked[before] = 0xA9;
+                assert_eq!(short_string_end(&marked), Some((at, true)), "{at} {before}");
             }
             // An escape or a control character first: the general lexer's case.
             for special in [b'\\', 0x00, 0x1f, b'\n'] {
                 let mut first = chunk;
                 first[at] = special;
-                if at + 1 < 16 {
+                if at + 1 < 32 {
                     first[at + 1] = b'"';
                 }
                 assert_eq!(short_string_end(&first), None, "{at} {special}");
             }
         }
         // No quote in the chunk: the string goes on.
-        assert_eq!(short_string_end(&[b'x'; 16]), None);
-        assert_eq!(short_string_end(&[0xE3; 16]), None);
+        assert_eq!(short_string_end(&[b'x'; 32]), None);
+        assert_eq!(short_string_end(&[0xE3; 32]), None);
         // A single quote does not end a `"` string.
-        assert_eq!(short_string_end(b"it's \"x\"........"), Some((5, false)));
+        assert_eq!(
+            short_string_end(b"it's \"x\"........................"),
+            Some((5, false))
+        );
     }
 
     #[test]

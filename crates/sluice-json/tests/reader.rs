@@ -173,6 +173,57 @@ fn long_non_ascii_strings_are_checked_for_utf8() {
 }
 
 #[test]
+fn strings_and_keys_of_every_length_read_the_same_on_every_path() {
+    // Around the 32 bytes that short strings are lexed in at once: every length, with and
+    // without non-ASCII text or an escape at either end, as a key and as a value, and with
+    // the document ending right after the string (the short path needs 32 bytes after the
+    // quote in the window: `pad` gives them).
+    let o = strict();
+    let pad = " ".repeat(40);
+    for len in 0..70 {
+        let plain = "k".repeat(len);
+        let mut variants = vec![plain.clone()];
+        if len > 0 {
+            variants.push(format!("é{}", "k".repeat(len - 1)));
+            variants.push(format!("{}é", "k".repeat(len - 1)));
+            variants.push(format!("{}\\n", "k".repeat(len - 1)));
+        }
+        for text in variants {
+            let doc = format!("{{\"{text}\":\"{text}\"}}{pad}");
+            let tokens = read_slice(doc.as_bytes(), &o).unwrap();
+            let decoded = text.replace("\\n", "\n");
+            assert_eq!(tokens[1], Token::Name(decoded.clone()), "{doc}");
+            assert_eq!(tokens[2], Token::String(decoded), "{doc}");
+            for chunk in [1, 7, 64] {
+                assert_eq!(
+                    outcome(read_trickle(doc.as_bytes(), chunk, &o)),
+                    outcome(read_slice(doc.as_bytes(), &o)),
+                    "{chunk}-byte reads of {doc}"
+                );
+            }
+        }
+        // Invalid UTF-8 at the end of a short string is found at its byte.
+        let mut bad = format!("[\"{plain}").into_bytes();
+        let at = bad.len();
+        bad.extend_from_slice(b"\xff\"]");
+        bad.extend_from_slice(pad.as_bytes());
+        assert_error(&bad, &o, codes::INVALID_UTF8, (at, at + 1));
+        // So is a raw control character, and a string the input never closes.
+        let mut control = format!("[\"{plain}").into_bytes();
+        let at = control.len();
+        control.extend_from_slice(b"\x01\"]");
+        control.extend_from_slice(pad.as_bytes());
+        assert_error(&control, &o, codes::CONTROL_CHARACTER, (at, at + 1));
+        let open = format!("[\"{plain}");
+        assert_eq!(
+            read_slice(open.as_bytes(), &o).unwrap_err().code(),
+            codes::UNCLOSED_STRING,
+            "{open}"
+        );
+    }
+}
+
+#[test]
 fn rendered_errors_point_at_line_and_column() {
     let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
     let err = read_slice(text.as_bytes(), &strict())
