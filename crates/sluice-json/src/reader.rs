@@ -210,6 +210,16 @@ fn hex4(bytes: &[u8]) -> Option<u32> {
         .try_fold(0u32, |acc, &b| Some(acc * 16 + hex_digit(b)?))
 }
 
+/// The byte that closes an object (`object`) or an array, and its token.
+#[inline(always)]
+fn closing(object: bool) -> (u8, Entry) {
+    if object {
+        (b'}', Entry::MapEnd)
+    } else {
+        (b']', Entry::ArrayEnd)
+    }
+}
+
 fn is_ident_start(byte: u8) -> bool {
     byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' || byte >= 0x80
 }
@@ -695,11 +705,6 @@ impl<S: Input> JsonReader<S> {
     /// constant `object` folded away where each is inlined.
     #[inline(always)]
     fn lex_after_entry(&mut self, object: bool) -> Result<Entry> {
-        let (close, end) = if object {
-            (b'}', Entry::MapEnd)
-        } else {
-            (b']', Entry::ArrayEnd)
-        };
         let Some(byte) = self.skip_whitespace()? else {
             return Err(self.eof_error());
         };
@@ -713,20 +718,29 @@ impl<S: Input> JsonReader<S> {
             let Some(byte) = self.skip_whitespace()? else {
                 return Err(self.eof_error());
             };
-            if byte == close && self.options.trailing_commas {
-                return Ok(self.set_pending(end, 1, Payload::None));
-            }
-            return if object {
-                self.lex_key(byte)
-            } else {
-                self.lex_nested_value(byte)
-            };
+            return self.lex_after_comma(byte, object);
         }
+        let (close, end) = closing(object);
         if byte == close {
             return Ok(self.set_pending(end, 1, Payload::None));
         }
         let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
         Err(self.unexpected_here(codes::EXPECT_COMMA, expected))
+    }
+
+    /// After `,` in an object (`object`) or an array, at `byte`: the next key or item, or
+    /// the end when trailing commas are allowed.
+    #[inline(always)]
+    fn lex_after_comma(&mut self, byte: u8, object: bool) -> Result<Entry> {
+        let (close, end) = closing(object);
+        if byte == close && self.options.trailing_commas {
+            return Ok(self.set_pending(end, 1, Payload::None));
+        }
+        if object {
+            self.lex_key(byte)
+        } else {
+            self.lex_nested_value(byte)
+        }
     }
 
     /// [`Self::advance`] in the other states: the first item of a container (again by
@@ -781,18 +795,8 @@ impl<S: Input> JsonReader<S> {
                         "the end of the input after the root value",
                     ));
                 }
-                State::ArrayAfterComma => {
-                    if byte == b']' && self.options.trailing_commas {
-                        return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-                    }
-                    return self.lex_nested_value(byte);
-                }
-                State::ObjectAfterComma => {
-                    if byte == b'}' && self.options.trailing_commas {
-                        return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-                    }
-                    return self.lex_key(byte);
-                }
+                State::ArrayAfterComma => return self.lex_after_comma(byte, false),
+                State::ObjectAfterComma => return self.lex_after_comma(byte, true),
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
                     self.bom_checked = true;

@@ -81,34 +81,19 @@ fn find_string_special_sse2(
     non_ascii: &mut bool,
 ) -> Result<usize, usize> {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_setzero_si128,
+        __m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128,
     };
     // SAFETY: the intrinsics need SSE2, which this function is compiled only with (it is
     // part of the x86-64 baseline). Every load reads the 16 bytes at `at` with
     // `at + 16 <= hay.len()`, inside `hay`, unaligned. Tested by
     // `special_bytes_are_found_at_every_position_of_a_word` (runs of 0 to 51 bytes).
     unsafe {
-        #[allow(clippy::cast_possible_wrap)]
-        let (quotes, backslashes, last_control) = (
-            _mm_set1_epi8(quote as i8),
-            _mm_set1_epi8(b'\\' as i8),
-            _mm_set1_epi8(0x1f),
-        );
         let mut high = _mm_setzero_si128();
         let mut at = from;
         while at + 16 <= hay.len() {
             let chunk = _mm_loadu_si128(hay.as_ptr().add(at).cast::<__m128i>());
             high = _mm_or_si128(high, chunk);
-            // A byte is at most 0x1f when its unsigned minimum with 0x1f is the byte itself.
-            let special = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(chunk, quotes),
-                    _mm_cmpeq_epi8(chunk, backslashes),
-                ),
-                _mm_cmpeq_epi8(_mm_min_epu8(chunk, last_control), chunk),
-            );
-            let marks = _mm_movemask_epi8(special);
+            let marks = special_marks(chunk, quote);
             if marks != 0 {
                 *non_ascii |= _mm_movemask_epi8(high) != 0;
                 return Ok(at + marks.trailing_zeros() as usize);
@@ -153,27 +138,39 @@ pub(crate) fn short_string_end(chunk: &[u8; 32]) -> Option<(usize, bool)> {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
     // SAFETY: the intrinsics need SSE2, which this function is compiled only with (part of
     // the x86-64 baseline); the one load reads exactly the 16 bytes of `chunk`, unaligned.
     // Tested by `short_strings_end_at_their_quote_at_every_length`.
-    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    #[allow(clippy::cast_sign_loss)]
     unsafe {
         let bytes = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        (special_marks(bytes, b'"'), _mm_movemask_epi8(bytes) as u32)
+    }
+}
+
+/// The bit mask of the bytes of `chunk` that end a plain run of a string quoted by `quote`:
+/// the quote, `\` and the control characters (below 0x20). Shared by the string search and
+/// the short-string check, so both agree on what is special.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn special_marks(chunk: std::arch::x86_64::__m128i, quote: u8) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    // SAFETY: the intrinsics need SSE2, which this function is compiled only with (part of
+    // the x86-64 baseline); they work on registers only, no memory.
+    unsafe {
+        // A byte is at most 0x1f when its unsigned minimum with 0x1f is the byte itself.
         let special = _mm_or_si128(
             _mm_or_si128(
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'"' as i8)),
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\\' as i8)),
+                _mm_cmpeq_epi8(chunk, _mm_set1_epi8(quote as i8)),
+                _mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'\\' as i8)),
             ),
-            _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1f)), bytes),
+            _mm_cmpeq_epi8(_mm_min_epu8(chunk, _mm_set1_epi8(0x1f)), chunk),
         );
-        (
-            _mm_movemask_epi8(special) as u32,
-            _mm_movemask_epi8(bytes) as u32,
-        )
+        _mm_movemask_epi8(special) as u32
     }
 }
 
