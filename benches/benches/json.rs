@@ -87,10 +87,7 @@ fn read(c: &mut Criterion) {
         });
         // The same scan without duplicate-key tracking (`DuplicateKeys::LastWins`), to show
         // what the default check costs.
-        let last_wins = sluice_json::JsonOptions {
-            duplicate_keys: sluice_json::DuplicateKeys::LastWins,
-            ..sluice_json::JsonOptions::strict()
-        };
+        let last_wins = sluice_benches::last_wins_options();
         group.bench_function("sluice_slice_last_wins", |b| {
             b.iter(|| {
                 let reader = JsonReader::from_slice(black_box(&bytes));

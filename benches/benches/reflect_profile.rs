@@ -29,7 +29,7 @@ use shapes::{canada, citm, twitter};
 /// Untyped operations; `Ok(false)` when `operation` is not one of them.
 fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String> {
     use sluice_core::Token;
-    use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, JsonWriter, WriterOptions};
+    use sluice_json::{JsonReader, JsonWriter, WriterOptions};
     use sluice_msgpack::{MsgPackReader, MsgPackWriter};
     let bytes = text.as_bytes();
     let tokens = Token::read_all(&mut JsonReader::from_slice(bytes)).map_err(|e| e.render())?;
@@ -50,12 +50,10 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
                     .map_err(|e| e.render())?,
             )),
             "scan_last_wins" => drop(black_box(
-                sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)).with_options(
-                    JsonOptions {
-                        duplicate_keys: DuplicateKeys::LastWins,
-                        ..JsonOptions::strict()
-                    },
-                ))
+                sluice_benches::scan(
+                    &mut JsonReader::from_slice(black_box(bytes))
+                        .with_options(sluice_benches::last_wins_options()),
+                )
                 .map_err(|e| e.render())?,
             )),
             "scan_io" => drop(black_box(

@@ -21,6 +21,17 @@ pub const BENCH_FILES: [(&str, &str); 3] = [
     ("twitter", "bench/twitter.json"),
 ];
 
+/// Strict JSON without duplicate-key checks (`DuplicateKeys::LastWins`): the options of the
+/// `read/*/sluice_slice_last_wins` bench, the one compared with serde_json's `IgnoredAny`
+/// (which checks no keys either).
+#[must_use]
+pub fn last_wins_options() -> sluice_json::JsonOptions {
+    sluice_json::JsonOptions {
+        duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+        ..sluice_json::JsonOptions::strict()
+    }
+}
+
 /// Reads every token of a JSON document, as the `read/*` benches do: strings and keys are
 /// read (their length summed), numbers parsed to the type their syntax suggests.
 ///
