@@ -26,6 +26,9 @@ use sluice_benches::corpus;
 mod shapes;
 use shapes::{canada, citm, twitter};
 
+#[path = "shapes/serde.rs"]
+mod plain;
+
 /// Untyped operations; `Ok(false)` when `operation` is not one of them.
 fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String> {
     use sluice_core::Token;
@@ -128,12 +131,31 @@ where
     Ok(())
 }
 
+/// The bridge and serde_json reading the plain serde shapes of the `serde_bridge` bench;
+/// `Ok(false)` when `operation` is neither.
+fn run_plain<T: serde::de::DeserializeOwned>(
+    text: &str,
+    operation: &str,
+    times: usize,
+) -> Result<bool, String> {
+    for _ in 0..times {
+        match operation {
+            "bridge_plain" => drop(black_box(
+                sluice_serde::from_json_str::<T>(black_box(text)).map_err(|e| e.to_string())?,
+            )),
+            "serde_plain" => drop(black_box(
+                serde_json::from_str::<T>(black_box(text)).map_err(|e| e.to_string())?,
+            )),
+            _ => return Ok(false),
+        }
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
-        eprintln!(
-            "usage: reflect_profile canada|citm_catalog|twitter from|to|serde_from|serde_to|bridge_from N"
-        );
+        eprintln!("usage: reflect_profile canada|citm_catalog|twitter OPERATION N");
         return ExitCode::FAILURE;
     };
     let Ok(times) = times.parse::<usize>() else {
@@ -148,11 +170,19 @@ fn main() -> ExitCode {
         eprintln!("bench/{file}.json is not UTF-8");
         return ExitCode::FAILURE;
     };
-    let result = match file.as_str() {
-        "canada" => run::<canada::Canada>(&text, operation, times),
-        "citm_catalog" => run::<citm::CitmCatalog>(&text, operation, times),
-        "twitter" => run::<twitter::Twitter>(&text, operation, times),
-        other => Err(format!("no shapes for {other}")),
+    let plain = match file.as_str() {
+        "canada" => run_plain::<plain::Canada>(&text, operation, times),
+        "citm_catalog" => run_plain::<plain::CitmCatalog>(&text, operation, times),
+        "twitter" => run_plain::<plain::Twitter>(&text, operation, times),
+        _ => Ok(false),
+    };
+    let result = match (plain, file.as_str()) {
+        (Ok(true), _) => Ok(()),
+        (Err(message), _) => Err(message),
+        (Ok(false), "canada") => run::<canada::Canada>(&text, operation, times),
+        (Ok(false), "citm_catalog") => run::<citm::CitmCatalog>(&text, operation, times),
+        (Ok(false), "twitter") => run::<twitter::Twitter>(&text, operation, times),
+        (Ok(false), other) => Err(format!("no shapes for {other}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -429,3 +429,90 @@ fn human_readable_is_configurable_and_msgpack_helpers_say_no() {
     let mut de = Deserializer::new(ValueReader::new(&value)).human_readable(false);
     assert_eq!(IpAddr::deserialize(&mut de).unwrap(), addr);
 }
+
+#[test]
+fn borrowed_strings_with_multibyte_ends_point_into_the_input() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Texts<'a> {
+        #[serde(borrow)]
+        words: Vec<&'a str>,
+        #[serde(borrow)]
+        by_key: BTreeMap<&'a str, &'a str>,
+    }
+    let text = r#"{"words": ["é", "日本", "😀x", "x😀", "", "aé b"],
+                   "by_key": {"ключ": "значение", "": "", "ü": "ß"}}"#;
+    let value: Texts = sluice_serde::from_json_str(text).unwrap();
+    assert_eq!(value.words, ["é", "日本", "😀x", "x😀", "", "aé b"]);
+    let expected: BTreeMap<&str, &str> = [("ключ", "значение"), ("", ""), ("ü", "ß")]
+        .into_iter()
+        .collect();
+    assert_eq!(value.by_key, expected);
+    // Every non-empty piece is the input's own memory, not a copy.
+    let range = text.as_bytes().as_ptr_range();
+    let pieces = value
+        .words
+        .iter()
+        .chain(value.by_key.iter().flat_map(|(k, v)| [k, v]));
+    for piece in pieces.filter(|piece| !piece.is_empty()) {
+        assert!(range.contains(&piece.as_ptr()), "{piece:?} was copied");
+    }
+}
+
+/// A reader over JSON that hands out every string as an empty `&str` pointing between the
+/// two bytes of the `é` at the start of `input`: legal for a reader (an empty string may
+/// point anywhere), and the bridge must not take it for a piece of `input` to slice.
+struct EmptyStringsInsideACharacter<'a> {
+    json: JsonReader<sluice_json::SliceInput<'a>>,
+    input: &'a str,
+}
+
+impl Reader for EmptyStringsInsideACharacter<'_> {
+    fn peek(&mut self) -> sluice_core::Result<sluice_core::Entry> {
+        self.json.peek()
+    }
+    fn span(&self) -> sluice_core::Span {
+        self.json.span()
+    }
+    fn read_null(&mut self) -> sluice_core::Result<()> {
+        self.json.read_null()
+    }
+    fn read_bool(&mut self) -> sluice_core::Result<bool> {
+        self.json.read_bool()
+    }
+    // Clippy's `&self.input[1..1]` would panic: 1 is not a character boundary.
+    #[allow(clippy::string_from_utf8_as_bytes)]
+    fn read_str(&mut self) -> sluice_core::Result<&str> {
+        self.json.read_str()?;
+        Ok(std::str::from_utf8(&self.input.as_bytes()[1..1]).expect("empty"))
+    }
+    fn read_name(&mut self) -> sluice_core::Result<&str> {
+        self.json.read_name()
+    }
+    fn read_number(&mut self) -> sluice_core::Result<sluice_core::Number<'_>> {
+        self.json.read_number()
+    }
+    fn read_map_root(&mut self) -> sluice_core::Result<Option<usize>> {
+        self.json.read_map_root()
+    }
+    fn read_map_end(&mut self) -> sluice_core::Result<()> {
+        self.json.read_map_end()
+    }
+    fn read_array_root(&mut self) -> sluice_core::Result<Option<usize>> {
+        self.json.read_array_root()
+    }
+    fn read_array_end(&mut self) -> sluice_core::Result<()> {
+        self.json.read_array_end()
+    }
+}
+
+#[test]
+fn an_empty_string_pointing_inside_a_character_is_borrowed_as_empty() {
+    let input = "é";
+    let reader = EmptyStringsInsideACharacter {
+        json: JsonReader::from_str(r#"["a", "b"]"#),
+        input,
+    };
+    let mut de = Deserializer::new(reader).borrow_from_str(input);
+    let words = <Vec<&str>>::deserialize(&mut de).unwrap();
+    assert_eq!(words, ["", ""]);
+}
