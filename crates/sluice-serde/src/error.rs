@@ -101,7 +101,7 @@ impl Error {
         Error(self.0.or_span(span))
     }
 
-    /// Sets the path only if none is set yet.
+    /// Sets the path, replacing any (callers check `path()` first where one may be set).
     #[must_use]
     pub(crate) fn with_path(self, path: Path) -> Error {
         Error(self.0.with_path(path))

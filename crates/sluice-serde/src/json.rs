@@ -93,9 +93,7 @@ pub fn from_json_str_with<'de, T: Deserialize<'de>>(
 ) -> Result<T> {
     let reader = JsonReader::from_str(text).with_options(serde_like(options));
     let mut de = Deserializer::new(reader).borrow_from_str(text);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
 
 /// Reads a `T` from strict JSON bytes (UTF-8 is checked inside strings), borrowing strings
@@ -106,9 +104,7 @@ pub fn from_json_str_with<'de, T: Deserialize<'de>>(
 pub fn from_json_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     let reader = JsonReader::from_slice(bytes).with_options(serde_like(JsonOptions::strict()));
     let mut de = Deserializer::new(reader).borrow_from_slice(bytes);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
 
 /// Reads a `T` from strict JSON coming from any [`io::Read`], with bounded memory (no need

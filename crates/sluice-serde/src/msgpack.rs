@@ -40,9 +40,7 @@ pub fn from_msgpack_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<
     let mut de = Deserializer::new(MsgPackReader::from_slice(bytes))
         .borrow_from_slice(bytes)
         .human_readable(false);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
 
 /// Reads a `T` from MessagePack coming from any [`io::Read`].
@@ -51,9 +49,7 @@ pub fn from_msgpack_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<
 /// As [`from_msgpack_slice`], and I/O errors (`core/Io`).
 pub fn from_msgpack_read<T: DeserializeOwned, R: io::Read>(read: R) -> Result<T> {
     let mut de = Deserializer::new(MsgPackReader::from_read(read)).human_readable(false);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
 
 /// Writes `value` as MessagePack, in the smallest encoding of every value. MessagePack has

@@ -256,6 +256,14 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         T::deserialize(&mut *self).map_err(|err| self.fix_if_fresh(err))
     }
 
+    /// Reads one `T` at the root, then checks that nothing follows it: the whole input is
+    /// one value, as every `from_*` function reads it.
+    pub(crate) fn read_whole<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        let value = self.read_root::<T>()?;
+        self.end()?;
+        Ok(value)
+    }
+
     /// An error created at the current position (by the reader, by a visitor handed a
     /// scalar, or here): gets the span of the last token read when it has none, and starts
     /// its path.
@@ -923,9 +931,7 @@ impl<R: Reader, T: DeserializeOwned> Iterator for StreamDeserializer<'_, R, T> {
 /// [`TRAILING_VALUE`](crate::codes::TRAILING_VALUE) when more values follow.
 pub fn from_reader<T: DeserializeOwned, R: Reader>(reader: R) -> Result<T> {
     let mut de = Deserializer::new(reader);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
 
 /// Reads one `T` from `reader`, borrowing strings from `input` (the text `reader` reads), and
@@ -950,7 +956,5 @@ where
     R: Reader,
 {
     let mut de = Deserializer::new(reader).borrow_from_slice(input);
-    let value = de.read_root::<T>()?;
-    de.end()?;
-    Ok(value)
+    de.read_whole()
 }
