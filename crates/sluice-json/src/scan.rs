@@ -180,7 +180,7 @@ fn special_marks(chunk: std::arch::x86_64::__m128i, quote: u8) -> u32 {
 fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
     let (mut special, mut high) = (0, 0);
     for (at, &byte) in chunk.iter().enumerate() {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+        if is_string_special(byte, b'"') {
             special |= 1 << at;
         }
         if byte >= 0x80 {
@@ -188,6 +188,13 @@ fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
         }
     }
     (special, high)
+}
+
+/// Whether `byte` ends a plain run of a string quoted by `quote`: the quote, `\` or a control
+/// character. The byte-at-a-time form of [`special_marks`].
+#[inline(always)]
+fn is_string_special(byte: u8, quote: u8) -> bool {
+    byte == quote || byte == b'\\' || byte < 0x20
 }
 
 /// [`find_string_special`] eight bytes at a time, then byte by byte.
@@ -211,7 +218,7 @@ fn find_string_special_words(hay: &[u8], from: usize, quote: u8, non_ascii: &mut
     while at < hay.len() {
         let byte = hay[at];
         high |= u64::from(byte);
-        if byte == quote || byte == b'\\' || byte < 0x20 {
+        if is_string_special(byte, quote) {
             break;
         }
         at += 1;
