@@ -4,7 +4,7 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 use sluice_core::{Entry, Reader};
 
-use super::{Deserializer, KeyDeserializer, Slot};
+use super::{Deserializer, KeyDeserializer, Slot, read_string_entry};
 use crate::error::{Error, Result, codes};
 
 /// The elements of an array or set, until its end token.
@@ -125,12 +125,7 @@ fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
         *slot = Slot::Index(index);
         return seed.deserialize(&mut *de);
     }
-    let read = if entry == Entry::Name {
-        de.reader.read_name()
-    } else {
-        de.reader.read_str()
-    };
-    let key = match read {
+    let key = match read_string_entry(&mut de.reader, entry) {
         Ok(key) => key,
         Err(err) => return Err(de.fix_core(err)),
     };

@@ -38,6 +38,19 @@ pub(crate) enum Source<'de> {
     Bytes(&'de [u8]),
 }
 
+/// Reads the string token `entry` announced: a key (`Name`) or a string value.
+#[inline(always)]
+pub(crate) fn read_string_entry<R: Reader>(
+    reader: &mut R,
+    entry: Entry,
+) -> sluice_core::Result<&str> {
+    if entry == Entry::Name {
+        reader.read_name()
+    } else {
+        reader.read_str()
+    }
+}
+
 /// The offset of `part` inside `whole`, when `part` lies entirely within `whole`'s memory.
 #[inline]
 fn offset_within(whole: &[u8], part: &[u8]) -> Option<usize> {
@@ -351,12 +364,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         entry: Entry,
         visitor: V,
     ) -> Result<V::Value> {
-        let read = if entry == Entry::Name {
-            self.reader.read_name()
-        } else {
-            self.reader.read_str()
-        };
-        let text = match read {
+        let text = match read_string_entry(&mut self.reader, entry) {
             Ok(text) => text,
             Err(err) => return Err(self.fix_core(err)),
         };
@@ -696,12 +704,7 @@ impl<'de, R: Reader> de::Deserializer<'de> for &mut Deserializer<'de, R> {
             Entry::Blob => self.visit_blob(visitor),
             entry @ (Entry::String | Entry::Name) => {
                 // As serde_json does: the UTF-8 bytes of the string.
-                let read = if entry == Entry::Name {
-                    self.reader.read_name()
-                } else {
-                    self.reader.read_str()
-                };
-                let text = match read {
+                let text = match read_string_entry(&mut self.reader, entry) {
                     Ok(text) => text,
                     Err(err) => return Err(self.fix_core(err)),
                 };
@@ -804,12 +807,7 @@ impl<'de, R: Reader> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     ) -> Result<V::Value> {
         match self.peek()? {
             entry @ (Entry::String | Entry::Name) => {
-                let read = if entry == Entry::Name {
-                    self.reader.read_name()
-                } else {
-                    self.reader.read_str()
-                };
-                let text = match read {
+                let text = match read_string_entry(&mut self.reader, entry) {
                     Ok(text) => text,
                     Err(err) => return Err(self.fix_core(err)),
                 };
