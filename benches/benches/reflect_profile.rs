@@ -9,7 +9,8 @@
 //! Typed operations: `from` / `to` (sluice through reflection), `serde_from` / `serde_to`
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
-//! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks), `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
+//! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
+//! `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
@@ -131,25 +132,25 @@ where
     Ok(())
 }
 
-/// The bridge and serde_json reading the plain serde shapes of the `serde_bridge` bench;
-/// `Ok(false)` when `operation` is neither.
+/// The operations on the plain serde shapes of the `serde_bridge` bench.
+const PLAIN_OPERATIONS: [&str; 2] = ["bridge_plain", "serde_plain"];
+
+/// The bridge (`bridge_plain`) or serde_json (`serde_plain`) reading the plain serde shapes.
 fn run_plain<T: serde::de::DeserializeOwned>(
     text: &str,
     operation: &str,
     times: usize,
-) -> Result<bool, String> {
+) -> Result<(), String> {
     for _ in 0..times {
-        match operation {
-            "bridge_plain" => drop(black_box(
-                sluice_serde::from_json_str::<T>(black_box(text)).map_err(|e| e.to_string())?,
-            )),
-            "serde_plain" => drop(black_box(
-                serde_json::from_str::<T>(black_box(text)).map_err(|e| e.to_string())?,
-            )),
-            _ => return Ok(false),
+        if operation == "bridge_plain" {
+            let value = sluice_serde::from_json_str::<T>(black_box(text));
+            drop(black_box(value.map_err(|e| e.to_string())?));
+        } else {
+            let value = serde_json::from_str::<T>(black_box(text));
+            drop(black_box(value.map_err(|e| e.to_string())?));
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -170,19 +171,15 @@ fn main() -> ExitCode {
         eprintln!("bench/{file}.json is not UTF-8");
         return ExitCode::FAILURE;
     };
-    let plain = match file.as_str() {
-        "canada" => run_plain::<plain::Canada>(&text, operation, times),
-        "citm_catalog" => run_plain::<plain::CitmCatalog>(&text, operation, times),
-        "twitter" => run_plain::<plain::Twitter>(&text, operation, times),
-        _ => Ok(false),
-    };
+    let plain = PLAIN_OPERATIONS.contains(&operation.as_str());
     let result = match (plain, file.as_str()) {
-        (Ok(true), _) => Ok(()),
-        (Err(message), _) => Err(message),
-        (Ok(false), "canada") => run::<canada::Canada>(&text, operation, times),
-        (Ok(false), "citm_catalog") => run::<citm::CitmCatalog>(&text, operation, times),
-        (Ok(false), "twitter") => run::<twitter::Twitter>(&text, operation, times),
-        (Ok(false), other) => Err(format!("no shapes for {other}")),
+        (true, "canada") => run_plain::<plain::Canada>(&text, operation, times),
+        (true, "citm_catalog") => run_plain::<plain::CitmCatalog>(&text, operation, times),
+        (true, "twitter") => run_plain::<plain::Twitter>(&text, operation, times),
+        (false, "canada") => run::<canada::Canada>(&text, operation, times),
+        (false, "citm_catalog") => run::<citm::CitmCatalog>(&text, operation, times),
+        (false, "twitter") => run::<twitter::Twitter>(&text, operation, times),
+        (_, other) => Err(format!("no shapes for {other}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
