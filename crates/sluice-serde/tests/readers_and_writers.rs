@@ -136,7 +136,7 @@ fn borrowed_str_and_cow_from_json() {
     // The borrowed pieces point into the input.
     let range = text.as_bytes().as_ptr_range();
     assert!(range.contains(&value.plain.as_ptr()));
-    // From bytes (UTF-8 checked again) as well.
+    // From bytes as well.
     let value: Borrowed = sluice_serde::from_json_slice(text.as_bytes()).unwrap();
     assert_eq!(value.plain, "zero copy");
 }
@@ -327,6 +327,67 @@ fn the_deserializer_reads_native_tokens() {
     assert_eq!(value["title"], "t");
 }
 
+fn enum_token(variant: &str, value: i64) -> Token {
+    Token::Enum(Box::new(sluice_core::OwnedEnum {
+        type_name: "Key".into(),
+        variant: variant.into(),
+        value,
+        flags: false,
+    }))
+}
+
+#[test]
+fn keys_that_are_not_strings_are_read_as_their_tokens() {
+    #[derive(Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Color {
+        Red,
+        Blue,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Pair {
+        a: u8,
+        b: u8,
+    }
+    let map = |keys: Vec<Token>| {
+        let mut tokens = vec![Token::MapRoot(Some(keys.len()))];
+        for (value, key) in (1..).zip(keys) {
+            tokens.extend([key, Token::Number(sluice_core::OwnedNumber::U64(value))]);
+        }
+        tokens.push(Token::MapEnd);
+        TokenReader::from_tokens(tokens)
+    };
+    let number = |n: u64| Token::Number(sluice_core::OwnedNumber::U64(n));
+
+    // An enum token with a variant name is a text key: an enum, or a struct's field name.
+    let colors: BTreeMap<Color, u8> =
+        sluice_serde::from_reader(map(vec![enum_token("Blue", 1), enum_token("Red", 0)])).unwrap();
+    assert_eq!(
+        colors,
+        [(Color::Blue, 1), (Color::Red, 2)].into_iter().collect()
+    );
+    let pair: Pair =
+        sluice_serde::from_reader(map(vec![enum_token("b", 1), enum_token("a", 0)])).unwrap();
+    assert_eq!(pair, Pair { a: 2, b: 1 });
+
+    // A nameless enum token is its discriminant, a number token is itself.
+    let numbers: BTreeMap<i64, u8> =
+        sluice_serde::from_reader(map(vec![enum_token("", -5), number(7)])).unwrap();
+    assert_eq!(numbers, [(-5, 1), (7, 2)].into_iter().collect());
+    // Numbers are a struct's field indexes, as serde's derive accepts them.
+    let pair: Pair = sluice_serde::from_reader(map(vec![number(1), number(0)])).unwrap();
+    assert_eq!(pair, Pair { a: 2, b: 1 });
+
+    // Any other token is handed to the field visitor as what it is, which refuses it; the
+    // path names the entry by its index.
+    let err =
+        sluice_serde::from_reader::<Pair, _>(map(vec![number(0), Token::Bool(true)])).unwrap_err();
+    assert_eq!(err.code(), sluice_serde::codes::INVALID_TYPE);
+    assert_eq!(err.path().unwrap().to_string(), "$[1]");
+    let err =
+        sluice_serde::from_reader::<BTreeMap<Color, u8>, _>(map(vec![Token::Null])).unwrap_err();
+    assert_eq!(err.code(), sluice_serde::codes::INVALID_TYPE);
+}
+
 #[test]
 fn flags_enum_tokens_without_a_single_name_are_their_bits() {
     let token = Token::Enum(Box::new(sluice_core::OwnedEnum {
@@ -430,25 +491,25 @@ fn human_readable_is_configurable_and_msgpack_helpers_say_no() {
     assert_eq!(IpAddr::deserialize(&mut de).unwrap(), addr);
 }
 
-#[test]
-fn borrowed_strings_with_multibyte_ends_point_into_the_input() {
-    #[derive(Deserialize, Debug, PartialEq)]
-    struct Texts<'a> {
-        #[serde(borrow)]
-        words: Vec<&'a str>,
-        #[serde(borrow)]
-        by_key: BTreeMap<&'a str, &'a str>,
-    }
-    let text = r#"{"words": ["é", "日本", "😀x", "x😀", "", "aé b"],
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Texts<'a> {
+    #[serde(borrow)]
+    words: Vec<&'a str>,
+    #[serde(borrow)]
+    by_key: BTreeMap<&'a str, &'a str>,
+}
+
+const MULTIBYTE_TEXTS: &str = r#"{"words": ["é", "日本", "😀x", "x😀", "", "aé b"],
                    "by_key": {"ключ": "значение", "": "", "ü": "ß"}}"#;
-    let value: Texts = sluice_serde::from_json_str(text).unwrap();
+
+/// `value` holds the texts of [`MULTIBYTE_TEXTS`], every non-empty piece in `input`'s memory.
+fn assert_borrowed_texts(value: &Texts, input: &[u8]) {
     assert_eq!(value.words, ["é", "日本", "😀x", "x😀", "", "aé b"]);
     let expected: BTreeMap<&str, &str> = [("ключ", "значение"), ("", ""), ("ü", "ß")]
         .into_iter()
         .collect();
     assert_eq!(value.by_key, expected);
-    // Every non-empty piece is the input's own memory, not a copy.
-    let range = text.as_bytes().as_ptr_range();
+    let range = input.as_ptr_range();
     let pieces = value
         .words
         .iter()
@@ -458,9 +519,27 @@ fn borrowed_strings_with_multibyte_ends_point_into_the_input() {
     }
 }
 
+#[test]
+fn borrowed_strings_with_multibyte_ends_point_into_the_input() {
+    let value: Texts = sluice_serde::from_json_str(MULTIBYTE_TEXTS).unwrap();
+    assert_borrowed_texts(&value, MULTIBYTE_TEXTS.as_bytes());
+}
+
+#[test]
+fn strings_borrowed_from_a_byte_slice_point_into_it() {
+    let json = MULTIBYTE_TEXTS.as_bytes();
+    let value: Texts = sluice_serde::from_json_slice(json).unwrap();
+    assert_borrowed_texts(&value, json);
+
+    let msgpack = sluice_serde::to_msgpack_vec(&value).unwrap();
+    let value: Texts = sluice_serde::from_msgpack_slice(&msgpack).unwrap();
+    assert_borrowed_texts(&value, &msgpack);
+}
+
 /// A reader over JSON that hands out every string as an empty `&str` pointing between the
 /// two bytes of the `é` at the start of `input`: legal for a reader (an empty string may
-/// point anywhere), and the bridge must not take it for a piece of `input` to slice.
+/// point anywhere), and the bridge must borrow it as an empty string without ever slicing
+/// `input` as text there.
 struct EmptyStringsInsideACharacter<'a> {
     json: JsonReader<sluice_json::SliceInput<'a>>,
     input: &'a str,

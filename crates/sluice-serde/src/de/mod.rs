@@ -27,16 +27,12 @@ use access::{EnumAccess, MapAccess, SeqAccess};
 use key::KeyDeserializer;
 use path::{Slot, Trail};
 
-/// The input slice a deserializer may borrow strings from, when it knows it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Source<'de> {
-    /// Nothing can be borrowed for `'de`.
-    Unknown,
-    /// Text: a string found inside it is borrowed without any check beyond char boundaries.
-    Text(&'de str),
-    /// Bytes: a string found inside them is borrowed after a UTF-8 check of its bytes.
-    Bytes(&'de [u8]),
-}
+/// The input a deserializer may borrow strings from: its bytes, whether it was given as
+/// text or as bytes, and empty when it is not known. One representation for both kinds of
+/// input keeps a single borrowing path, so each key reaches serde's field visitor through one
+/// call, which the compiler can then inline.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Source<'de>(&'de [u8]);
 
 /// Reads the string token `entry` announced: a key (`Name`) or a string value.
 #[inline(always)]
@@ -64,42 +60,21 @@ impl<'de> Source<'de> {
     /// `text` with the input's lifetime, if it is a piece of the input.
     #[inline]
     pub(crate) fn borrow_str(self, text: &str) -> Option<&'de str> {
-        match self {
-            Source::Unknown => None,
-            Source::Text(input) => {
-                if text.is_empty() {
-                    // Nothing to borrow, and an empty `&str` may point anywhere, even
-                    // between the bytes of one character.
-                    return Some("");
-                }
-                let offset = offset_within(input.as_bytes(), text.as_bytes())?;
-                // SAFETY: the range is in bounds: `text` lies within `input` (checked just
-                // above). Its ends are character boundaries of `input`: both are `&str`, so
-                // `text` starts with the first byte of a character, not a continuation byte,
-                // and a character of `input` that began inside `text` cannot run past its
-                // end, since `text` holds whole characters. Skipping the two boundary checks
-                // of `get` takes about 3% off the instructions of the twitter.json bridge
-                // read (`reflect_profile twitter bridge_plain`). Tested by
-                // `borrowed_strings_with_multibyte_ends_point_into_the_input`.
-                Some(unsafe { input.get_unchecked(offset..offset + text.len()) })
-            }
-            Source::Bytes(input) => {
-                let offset = offset_within(input, text.as_bytes())?;
-                std::str::from_utf8(&input[offset..offset + text.len()]).ok()
-            }
-        }
+        let bytes = self.borrow_bytes(text.as_bytes())?;
+        // SAFETY: `borrow_bytes` returns the very memory of `text` (the same address and
+        // length, checked to lie within the input), so these bytes are `text`'s bytes, which
+        // are UTF-8 because `text` is a `&str`. Skipping the check that `from_utf8` would
+        // repeat matters for byte input, where every borrowed key and string would be
+        // validated twice. Tested by `borrowed_strings_with_multibyte_ends_point_into_the_input`
+        // and `strings_borrowed_from_a_byte_slice_point_into_it`.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
     /// `bytes` with the input's lifetime, if they are a piece of the input.
     #[inline]
     pub(crate) fn borrow_bytes(self, bytes: &[u8]) -> Option<&'de [u8]> {
-        let input = match self {
-            Source::Unknown => return None,
-            Source::Text(input) => input.as_bytes(),
-            Source::Bytes(input) => input,
-        };
-        let offset = offset_within(input, bytes)?;
-        Some(&input[offset..offset + bytes.len()])
+        let offset = offset_within(self.0, bytes)?;
+        self.0.get(offset..offset + bytes.len())
     }
 }
 
@@ -146,7 +121,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     pub fn new(reader: R) -> Deserializer<'de, R> {
         Deserializer {
             reader,
-            source: Source::Unknown,
+            source: Source::default(),
             trail: Trail::default(),
             human_readable: true,
         }
@@ -178,17 +153,17 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     /// ```
     #[must_use]
     pub fn borrow_from_str(mut self, input: &'de str) -> Deserializer<'de, R> {
-        self.source = Source::Text(input);
+        self.source = Source(input.as_bytes());
         self
     }
 
     /// As [`borrow_from_str`](Deserializer::borrow_from_str), for input given as bytes
     /// ([`MsgPackReader::from_slice`](sluice_msgpack::MsgPackReader::from_slice),
-    /// [`JsonReader::from_slice`](sluice_json::JsonReader::from_slice)). Borrowed strings are
-    /// checked to be UTF-8 once more (the reader checked them, but the bytes do not say so).
+    /// [`JsonReader::from_slice`](sluice_json::JsonReader::from_slice)). A borrowed string is
+    /// the very text the reader handed out, already checked to be UTF-8 by the reader.
     #[must_use]
     pub fn borrow_from_slice(mut self, input: &'de [u8]) -> Deserializer<'de, R> {
-        self.source = Source::Bytes(input);
+        self.source = Source(input);
         self
     }
 
@@ -596,6 +571,43 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         result.map_err(|err| self.fix(err))
     }
 
+    /// Reads the token `entry` announced and hands it to the visitor as what it is.
+    ///
+    /// With `TEXT` false, the string and enum tokens are left out: they are errors, and the
+    /// visitor's string methods are never called from this instantiation. Map keys that are
+    /// not text go this way ([`NonTextKey`]), so that a derived field visitor keeps a single
+    /// call of its `visit_str`, the one for text keys, and the compiler inlines it there.
+    pub(crate) fn visit_token<V: Visitor<'de>, const TEXT: bool>(
+        &mut self,
+        entry: Entry,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match entry {
+            Entry::Null => {
+                if let Err(err) = self.reader.read_null() {
+                    return Err(self.fix_core(err));
+                }
+                visitor.visit_unit().map_err(|err| self.fix(err))
+            }
+            Entry::Bool => {
+                let value = match self.reader.read_bool() {
+                    Ok(value) => value,
+                    Err(err) => return Err(self.fix_core(err)),
+                };
+                visitor.visit_bool(value).map_err(|err| self.fix(err))
+            }
+            Entry::String | Entry::Name if TEXT => self.visit_string_token(entry, visitor),
+            entry if entry.is_number() => self.visit_number(visitor),
+            Entry::Blob => self.visit_blob(visitor),
+            Entry::MapRoot | Entry::StructRoot => self.visit_map(entry, visitor),
+            Entry::ArrayRoot | Entry::SetRoot => self.visit_seq(entry, visitor),
+            Entry::OptionRoot => self.visit_option_root(visitor),
+            Entry::Enum if TEXT => self.visit_enum_token(visitor, false),
+            Entry::Ext => Err(self.unsupported_ext()),
+            _ => Err(self.no_value(entry)),
+        }
+    }
+
     #[cold]
     fn unsupported_ext(&mut self) -> Error {
         // Read the token, so the error points at it.
@@ -630,30 +642,7 @@ impl<'de, R: Reader> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let entry = self.peek()?;
-        match entry {
-            Entry::Null => {
-                if let Err(err) = self.reader.read_null() {
-                    return Err(self.fix_core(err));
-                }
-                visitor.visit_unit().map_err(|err| self.fix(err))
-            }
-            Entry::Bool => {
-                let value = match self.reader.read_bool() {
-                    Ok(value) => value,
-                    Err(err) => return Err(self.fix_core(err)),
-                };
-                visitor.visit_bool(value).map_err(|err| self.fix(err))
-            }
-            Entry::String | Entry::Name => self.visit_string_token(entry, visitor),
-            entry if entry.is_number() => self.visit_number(visitor),
-            Entry::Blob => self.visit_blob(visitor),
-            Entry::MapRoot | Entry::StructRoot => self.visit_map(entry, visitor),
-            Entry::ArrayRoot | Entry::SetRoot => self.visit_seq(entry, visitor),
-            Entry::OptionRoot => self.visit_option_root(visitor),
-            Entry::Enum => self.visit_enum_token(visitor, false),
-            Entry::Ext => Err(self.unsupported_ext()),
-            _ => Err(self.no_value(entry)),
-        }
+        self.visit_token::<V, true>(entry, visitor)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
