@@ -6,7 +6,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use sluice_core::{Entry, Reader};
 
 use super::key::NonTextKey;
-use super::{Deserializer, KeyDeserializer, Slot, read_string_entry};
+use super::{Deserializer, KeyDeserializer, Slot, Source, Trail, read_string_entry};
 use crate::error::{Error, Result, codes};
 
 /// The elements of an array or set, until its end token.
@@ -129,22 +129,42 @@ fn read_key<'de, R: Reader, T: DeserializeSeed<'de>>(
     if !matches!(entry, Entry::Name | Entry::String) {
         return read_other_key(de, entry, index, slot, key_base, seed);
     }
-    let key = read_string_entry(&mut de.reader, entry);
-    let key = match key {
+    let key = match read_string_entry(&mut de.reader, entry) {
         Ok(key) => key,
         Err(err) => return Err(de.fix_core(err)),
     };
-    let borrowed = de.source.borrow_str(key);
+    let key = text_key(
+        key,
+        de.source,
+        &mut de.trail,
+        key_base,
+        slot,
+        de.human_readable,
+    );
+    seed.deserialize(key).map_err(|err| de.fix(err))
+}
+
+/// The deserializer of a text key, borrowed from `source` when it lies there. `slot` becomes
+/// the key, copied into `trail` above `key_base` when it cannot be borrowed.
+#[inline(always)]
+fn text_key<'a, 'de>(
+    key: &'a str,
+    source: Source<'de>,
+    trail: &mut Trail,
+    key_base: usize,
+    slot: &mut Slot<'de>,
+    human_readable: bool,
+) -> KeyDeserializer<'a, 'de> {
+    let borrowed = source.borrow_str(key);
     *slot = match borrowed {
         Some(borrowed) => Slot::Key(borrowed),
-        None => de.trail.copy_key(key_base, key),
+        None => trail.copy_key(key_base, key),
     };
-    let key = KeyDeserializer {
+    KeyDeserializer {
         key,
         borrowed,
-        human_readable: de.human_readable,
-    };
-    seed.deserialize(key).map_err(|err| de.fix(err))
+        human_readable,
+    }
 }
 
 /// [`read_key`] for a key that is not a string: an enum token or a token of another kind.
@@ -175,17 +195,14 @@ fn read_other_key<'de, R: Reader, T: DeserializeSeed<'de>>(
         return seed.deserialize(discriminant).map_err(|err| de.fix(err));
     }
     // A variant name is a text key like any other.
-    let key = token.variant;
-    let borrowed = de.source.borrow_str(key);
-    *slot = match borrowed {
-        Some(borrowed) => Slot::Key(borrowed),
-        None => de.trail.copy_key(key_base, key),
-    };
-    let key = KeyDeserializer {
-        key,
-        borrowed,
-        human_readable: de.human_readable,
-    };
+    let key = text_key(
+        token.variant,
+        de.source,
+        &mut de.trail,
+        key_base,
+        slot,
+        de.human_readable,
+    );
     seed.deserialize(key).map_err(|err| de.fix(err))
 }
 
