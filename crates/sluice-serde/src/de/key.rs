@@ -163,8 +163,9 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'_, 'de> {
 /// visitor is handed the token through a dispatch without the string arms. The text key
 /// path ([`KeyDeserializer`]) then holds the only call of a derived field visitor's
 /// `visit_str`, which lets the compiler inline that `match` on field names into the loop
-/// over the keys, one jump on the field where there were two. Reading twitter.json into
-/// structs became about 7% faster with it.
+/// over the keys, one jump on the field where there were two. Together with the single
+/// borrowing path of `Source` (without which byte input adds a call of its own), this made
+/// reading twitter.json into structs about 7% faster.
 pub(crate) struct NonTextKey<'a, 'de, R> {
     pub(crate) de: &'a mut Deserializer<'de, R>,
     /// The key's token, peeked: neither a string, a name nor an enum.
