@@ -100,6 +100,11 @@ fn read(c: &mut Criterion) {
         group.bench_function("serde_json_ignored_any", |b| {
             b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
         });
+        // serde_json doing the scan's work (numbers converted, strings checked and read):
+        // `IgnoredAny` above does less.
+        group.bench_function("serde_json_every_token", |b| {
+            b.iter(|| sluice_benches::serde_every_token(black_box(&bytes)).unwrap());
+        });
         group.bench_function("serde_json_value", |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap());
         });

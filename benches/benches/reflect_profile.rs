@@ -10,7 +10,8 @@
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
 //! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
-//! `serde_ignored` (serde_json into `IgnoredAny`), `write_condensed` /
+//! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
+//! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
@@ -67,6 +68,9 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             "serde_ignored" => drop(black_box(
                 serde_json::from_slice::<serde::de::IgnoredAny>(black_box(bytes))
                     .map_err(|e| e.to_string())?,
+            )),
+            "serde_every_token" => drop(black_box(
+                sluice_benches::serde_every_token(black_box(bytes)).map_err(|e| e.to_string())?,
             )),
             "write_condensed" => drop(black_box(write_json(WriterOptions::condensed())?)),
             "write_pretty" => drop(black_box(write_json(WriterOptions::pretty())?)),

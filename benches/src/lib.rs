@@ -62,6 +62,82 @@ pub fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
     }
 }
 
+/// What [`scan`] does, done by serde_json: every value visited, strings and keys read as
+/// `&str` (borrowed when serde_json can), numbers converted to the type their syntax
+/// suggests, the string lengths and numbers summed.
+///
+/// serde_json's `IgnoredAny`, the `read/*` benches' target, skips numbers without
+/// converting them and strings without checking their UTF-8; this is the same parser doing
+/// the same work as sluice's scan, for a comparison of equal work.
+///
+/// # Errors
+/// serde_json's errors.
+pub fn serde_every_token(bytes: &[u8]) -> serde_json::Result<f64> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let sum = serde::Deserializer::deserialize_any(&mut deserializer, EveryToken)?;
+    deserializer.end()?;
+    Ok(sum)
+}
+
+/// The visitor (and seed) of [`serde_every_token`].
+struct EveryToken;
+
+impl<'de> serde::de::DeserializeSeed<'de> for EveryToken {
+    type Value = f64;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<f64, D::Error> {
+        deserializer.deserialize_any(EveryToken)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for EveryToken {
+    type Value = f64;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<f64, E> {
+        Ok(f64::from(u8::from(value)))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<f64, E> {
+        Ok(value as f64)
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<f64, E> {
+        Ok(value as f64)
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<f64, E> {
+        Ok(value)
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<f64, E> {
+        Ok(value.len() as f64)
+    }
+
+    fn visit_unit<E>(self) -> Result<f64, E> {
+        Ok(0.0)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<f64, A::Error> {
+        let mut sum = 0.0;
+        while let Some(value) = items.next_element_seed(EveryToken)? {
+            sum += value;
+        }
+        Ok(sum)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut members: A) -> Result<f64, A::Error> {
+        let mut sum = 0.0;
+        while let Some(key) = members.next_key_seed(EveryToken)? {
+            sum += key + members.next_value_seed(EveryToken)?;
+        }
+        Ok(sum)
+    }
+}
+
 /// A relaxed-JSON variant of a JSON document, as people write it: a `//` comment line at the
 /// top, a `/* ... */` comment after every comma, and a trailing comma before every closing
 /// bracket that follows a value. Strings are left untouched.
@@ -119,6 +195,17 @@ pub fn relaxed_variant(json: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serde_every_token_sums_what_scan_sums() {
+        let json = br#"{"ab": [1, -2, 2.5, true, null, "xyz"], "c": {"d": "\u00e9"}}"#;
+        let ours = scan(&mut JsonReader::from_slice(json)).unwrap();
+        let theirs = serde_every_token(json).unwrap();
+        // Keys 2 + 1 + 1, numbers 1 - 2 + 2.5, true 1, strings 3 + 2 (é is two bytes).
+        assert_eq!(ours, 11.5);
+        assert_eq!(theirs, ours);
+        assert!(serde_every_token(b"[1, 2").is_err());
+    }
 
     #[test]
     fn relaxed_variant_adds_comments_and_trailing_commas_outside_strings() {
