@@ -67,6 +67,39 @@ pub trait Reader {
     /// A syntax or I/O error found while looking at the next token.
     fn peek(&mut self) -> Result<Entry>;
 
+    /// The entry of the next token when the reader has looked at it already (a `peek` not
+    /// yet followed by a read), without looking further; `None` otherwise, and always from
+    /// readers that do not keep a looked-at token (the default).
+    ///
+    /// For consumers that peek from many places: they can answer repeated peeks here and
+    /// keep one out-of-line call to [`Reader::peek`] for the rest, which lets a reader
+    /// inline its whole lexer into `peek` for the tight loops that call it from one place.
+    ///
+    /// ```
+    /// use sluice_core::{Entry, Reader, Value, ValueReader};
+    /// /// A peek for a consumer that peeks from many places.
+    /// #[inline]
+    /// fn next_entry<R: Reader>(reader: &mut R) -> sluice_core::Result<Entry> {
+    ///     match reader.peeked() {
+    ///         Some(entry) => Ok(entry),
+    ///         None => peek_out_of_line(reader),
+    ///     }
+    /// }
+    /// #[inline(never)]
+    /// fn peek_out_of_line<R: Reader>(reader: &mut R) -> sluice_core::Result<Entry> {
+    ///     reader.peek()
+    /// }
+    /// let value = Value::Bool(true);
+    /// let mut reader = ValueReader::new(&value);
+    /// assert_eq!(next_entry(&mut reader)?, Entry::Bool);
+    /// // A `ValueReader` keeps no looked-at token: the default.
+    /// assert_eq!(reader.peeked(), None);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    fn peeked(&self) -> Option<Entry> {
+        None
+    }
+
     /// Byte span of the last token read (or of the peeked token, right after a failed read).
     fn span(&self) -> Span;
 
@@ -310,6 +343,9 @@ macro_rules! forward_reader {
     () => {
         fn peek(&mut self) -> Result<Entry> {
             (**self).peek()
+        }
+        fn peeked(&self) -> Option<Entry> {
+            (**self).peeked()
         }
         fn span(&self) -> Span {
             (**self).span()

@@ -473,3 +473,33 @@ fn a_string_that_is_not_utf8_names_its_own_path() {
     assert_eq!(err.code(), codes::INVALID_UTF8);
     assert_eq!(err.path().unwrap().to_string(), "$[2].a");
 }
+
+#[test]
+fn peeked_tells_the_looked_at_token_until_it_is_read() {
+    let mut reader = JsonReader::from_str(r#"{"a": [1]}"#);
+    assert_eq!(reader.peeked(), None);
+    assert_eq!(reader.peek().unwrap(), Entry::MapRoot);
+    assert_eq!(reader.peeked(), Some(Entry::MapRoot));
+    reader.read_map_root().unwrap();
+    // Read, and the next token not looked at yet.
+    assert_eq!(reader.peeked(), None);
+    assert_eq!(reader.read_name().unwrap(), "a");
+    assert_eq!(reader.peek().unwrap(), Entry::ArrayRoot);
+    // Through `&mut R` and `Box<R>` as well.
+    let forwarding: &mut JsonReader<_> = &mut reader;
+    assert_eq!(
+        <&mut JsonReader<_> as Reader>::peeked(&forwarding),
+        Some(Entry::ArrayRoot)
+    );
+    let mut boxed: Box<dyn Reader> = Box::new(reader);
+    assert_eq!(boxed.peeked(), Some(Entry::ArrayRoot));
+    boxed.read_array_root().unwrap();
+    assert_eq!(boxed.peeked(), None);
+    assert_eq!(boxed.read_u8().unwrap(), 1);
+    // A failed peek leaves nothing looked at.
+    let mut broken = JsonReader::from_str("[1 2]");
+    broken.read_array_root().unwrap();
+    broken.read_u8().unwrap();
+    assert_eq!(broken.peek().unwrap_err().code(), codes::EXPECT_COMMA);
+    assert_eq!(broken.peeked(), None);
+}

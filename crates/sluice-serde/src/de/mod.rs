@@ -316,8 +316,15 @@ impl<'de, R: Reader> Deserializer<'de, R> {
         }
     }
 
+    /// The next entry: the one the reader looked at already ([`Reader::peeked`]), or
+    /// [`Reader::peek`]. A reader's `peek` may hold its whole lexer; called from the
+    /// deserializer's many places it stays out of line, and the repeated peeks (a value's
+    /// kind checked after its container looked for its end) are answered without the call.
     #[inline]
     fn peek(&mut self) -> Result<Entry> {
+        if let Some(entry) = self.reader.peeked() {
+            return Ok(entry);
+        }
         match self.reader.peek() {
             Ok(entry) => Ok(entry),
             Err(err) => Err(self.fix_core(err)),
