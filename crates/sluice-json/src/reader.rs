@@ -1791,7 +1791,7 @@ macro_rules! narrow_integer_reads {
 }
 
 impl<S: Input> Reader for JsonReader<S> {
-    /// The lexer ([`Self::advance`]) is inlined here, for loops that peek at every token
+    /// The lexer is inlined here, for loops that peek at every token
     /// from one place; consumers that peek from many places call it out of line, answering
     /// repeated peeks with [`Reader::peeked`].
     #[inline]
