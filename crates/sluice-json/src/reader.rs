@@ -1791,9 +1791,9 @@ macro_rules! narrow_integer_reads {
 }
 
 impl<S: Input> Reader for JsonReader<S> {
-    /// The lexer is inlined here, for loops that peek at every token
-    /// from one place; consumers that peek from many places call it out of line, answering
-    /// repeated peeks with [`Reader::peeked`].
+    /// The lexer is inlined here, for loops that peek at every token from one place.
+    /// Consumers that peek from many places call it out of line and answer repeated peeks
+    /// with [`Reader::peeked`].
     #[inline]
     fn peek(&mut self) -> Result<Entry> {
         if let Some(pending) = &self.pending {
