@@ -9,7 +9,8 @@
 //! Formats that know their types (MessagePack, native values) hand out typed numbers. Every
 //! conversion is checked: 300 read as `i8` is [`NUMBER_OUT_OF_RANGE`](crate::codes::NUMBER_OUT_OF_RANGE),
 //! 1.5 read as an integer is [`NUMBER_NOT_INTEGER`](crate::codes::NUMBER_NOT_INTEGER); nothing
-//! wraps or truncates silently.
+//! wraps or truncates silently. Float text read as an integer is read on its digits, never
+//! through an `f64`: `1e18` is 10^18 exactly, and `1.00000000000000001` is not an integer.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -44,10 +45,6 @@ pub enum Number<'a> {
     /// A 64-bit float.
     F64(f64),
 }
-
-/// Integers below 2^53 are exact in an `f64`; beyond that, float text read as an integer
-/// could silently name a different integer, so it is refused.
-const F64_EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 fn out_of_range(value: &dyn fmt::Display, target: &str) -> Error {
     Error::new(
@@ -88,6 +85,134 @@ fn is_integer_text(text: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The exact value of decimal text with a fraction or an exponent, read as an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Integral {
+    /// The text names this integer exactly (`1.0`, `1e18`, `-25E-1` is not one).
+    Exact { negative: bool, magnitude: u128 },
+    /// The text has a non-zero fraction (`1.00000000000000001`, `1e-400`).
+    Fraction,
+    /// The text names an integer beyond every 128-bit type (`1e400`).
+    TooLarge,
+}
+
+/// Reads decimal text (`[+-]digits[.digits][(e|E)[+-]digits]`, at least one digit before
+/// the exponent) as an integer, exactly: on the digits, never through an `f64`, which would
+/// round `1.00000000000000001` to an integer and `9007199254740993.0` to another one.
+/// `None` when the text is not in that syntax.
+fn integral_value(text: &str) -> Option<Integral> {
+    let bytes = text.as_bytes();
+    let (negative, mut at) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let int_start = at;
+    while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+        at += 1;
+    }
+    let int_digits = &bytes[int_start..at];
+    let mut frac_digits: &[u8] = &[];
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        let frac_start = at;
+        while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        frac_digits = &bytes[frac_start..at];
+    }
+    if int_digits.is_empty() && frac_digits.is_empty() {
+        return None;
+    }
+    // The written exponent, saturated: beyond a million the answer no longer depends on it
+    // (the digits of any text this long cannot compensate).
+    const EXPONENT_CAP: i64 = 1_000_000;
+    let mut exponent: i64 = 0;
+    if let Some(b'e' | b'E') = bytes.get(at) {
+        at += 1;
+        let exponent_negative = bytes.get(at) == Some(&b'-');
+        if let Some(b'+' | b'-') = bytes.get(at) {
+            at += 1;
+        }
+        let exp_start = at;
+        while let Some(&digit) = bytes.get(at).filter(|b| b.is_ascii_digit()) {
+            exponent = (exponent * 10 + i64::from(digit - b'0')).min(EXPONENT_CAP);
+            at += 1;
+        }
+        if at == exp_start {
+            return None;
+        }
+        if exponent_negative {
+            exponent = -exponent;
+        }
+    }
+    if at != bytes.len() {
+        return None;
+    }
+    // value = digits * 10^(exponent - fraction length), digits without their leading zeros.
+    let all_digits = || int_digits.iter().chain(frac_digits).copied();
+    let Some(first) = all_digits().position(|b| b != b'0') else {
+        return Some(Integral::Exact {
+            negative,
+            magnitude: 0,
+        });
+    };
+    let last = all_digits()
+        .enumerate()
+        .filter(|&(_, b)| b != b'0')
+        .last()
+        .map_or(first, |(index, _)| index);
+    let total = int_digits.len() + frac_digits.len();
+    // Trailing zeros move into the exponent, so a negative exponent now means a fraction.
+    let fraction_len = i64::try_from(frac_digits.len()).unwrap_or(i64::MAX);
+    let trailing_zeros = i64::try_from(total - 1 - last).unwrap_or(i64::MAX);
+    let scale = exponent - fraction_len + trailing_zeros;
+    if scale < 0 {
+        return Some(Integral::Fraction);
+    }
+    // u128::MAX has 39 digits.
+    let significant = i64::try_from(last + 1 - first).unwrap_or(i64::MAX);
+    if significant + scale > 39 {
+        return Some(Integral::TooLarge);
+    }
+    let mut magnitude: u128 = 0;
+    let digits = all_digits().skip(first).take(last + 1 - first);
+    for digit in digits
+        .map(|b| u128::from(b - b'0'))
+        .chain((0..scale).map(|_| 0))
+    {
+        let Some(next) = magnitude.checked_mul(10).and_then(|m| m.checked_add(digit)) else {
+            return Some(Integral::TooLarge);
+        };
+        magnitude = next;
+    }
+    Some(Integral::Exact {
+        negative,
+        magnitude,
+    })
+}
+
+/// An exact integer in `T`, or out of range.
+fn integral_to<T: TryFrom<u128> + TryFrom<i128>>(
+    negative: bool,
+    magnitude: u128,
+    shown: &dyn fmt::Display,
+    target: &str,
+) -> Result<T> {
+    let converted = if negative && magnitude != 0 {
+        // -2^127 is the one negative magnitude that does not fit an i128 positive.
+        let signed = match i128::try_from(magnitude) {
+            Ok(value) => Some(-value),
+            Err(_) if magnitude == 1 << 127 => Some(i128::MIN),
+            Err(_) => None,
+        };
+        signed.and_then(|value| T::try_from(value).ok())
+    } else {
+        T::try_from(magnitude).ok()
+    };
+    converted.ok_or_else(|| out_of_range(shown, target))
+}
+
 macro_rules! integer_conversions {
     ($($(#[$doc:meta])* $name:ident -> $ty:ty;)*) => {$(
         $(#[$doc])*
@@ -107,16 +232,19 @@ macro_rules! integer_conversions {
                         Err(_) => Err(out_of_range(&text, target)),
                     }
                 }
-                Number::Text(text, _) => {
-                    let value = lexical_core::parse::<f64>(text.as_bytes()).map_err(|_| invalid(text))?;
-                    if value.fract() != 0.0 {
-                        return Err(not_integer(&text, target));
+                Number::Text(text, _) => match integral_value(text) {
+                    Some(Integral::Exact { negative, magnitude }) => {
+                        integral_to(negative, magnitude, &text, target)
                     }
-                    if value.abs() >= F64_EXACT_INTEGER_LIMIT {
-                        return Err(out_of_range(&text, target));
+                    Some(Integral::Fraction) => Err(not_integer(&text, target)),
+                    Some(Integral::TooLarge) => Err(out_of_range(&text, target)),
+                    // Other spellings (`Infinity`, `NaN`): through the float they name.
+                    None => {
+                        let value = lexical_core::parse::<f64>(text.as_bytes())
+                            .map_err(|_| invalid(text))?;
+                        Self::float_to_integer(value, &text, target)
                     }
-                    Self::from_integral_float(value, &text, target)
-                }
+                },
                 Number::I64(v) => <$ty>::try_from(v).map_err(|_| out_of_range(&v, target)),
                 Number::U64(v) => <$ty>::try_from(v).map_err(|_| out_of_range(&v, target)),
                 Number::I128(v) => <$ty>::try_from(v).map_err(|_| out_of_range(&v, target)),
@@ -494,6 +622,29 @@ mod tests {
             Number::F32(-0.25).to_i32().unwrap_err().code(),
             codes::NUMBER_NOT_INTEGER
         );
+        // Fractions too small for an f64 to keep are still fractions.
+        for fraction in [
+            "1.00000000000000001",
+            "0.99999999999999999",
+            "4.0000000000000001",
+            "123456789.00000000001",
+            "255.0000000000000001",
+            "1e-400",
+            "-1e-400",
+            "125e-1",
+            "1.000000000000000000000000000000000000000000001e20",
+        ] {
+            for code in [
+                text(fraction).to_i64().map(drop),
+                text(fraction).to_u64().map(drop),
+                text(fraction).to_u8().map(drop),
+                text(fraction).to_i128().map(drop),
+            ]
+            .map(|result| result.unwrap_err().code())
+            {
+                assert_eq!(code, codes::NUMBER_NOT_INTEGER, "{fraction}");
+            }
+        }
     }
 
     #[test]
@@ -504,9 +655,41 @@ mod tests {
             text("1e3").to_u8().unwrap_err().code(),
             codes::NUMBER_OUT_OF_RANGE
         );
-        // Beyond 2^53 the text may name an integer the f64 cannot hold: refuse.
+        // Beyond 2^53 the text names an integer no f64 holds: read on the digits.
         assert_eq!(
-            text("9007199254740993.0").to_i64().unwrap_err().code(),
+            text("9007199254740993.0").to_i64().unwrap(),
+            9_007_199_254_740_993
+        );
+        assert_eq!(text("1e18").to_i64().unwrap(), 1_000_000_000_000_000_000);
+        assert_eq!(
+            text("7.2057594037927933e16").to_u64().unwrap(),
+            72_057_594_037_927_933
+        );
+        assert_eq!(text("-9.223372036854775808e18").to_i64().unwrap(), i64::MIN);
+        assert_eq!(
+            text("9.223372036854775808e18").to_i64().unwrap_err().code(),
+            codes::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(
+            text("-1.7014118346046923173168730371588410572800e38")
+                .to_i128()
+                .unwrap(),
+            i128::MIN
+        );
+        assert_eq!(text("1.2500e2").to_u8().unwrap(), 125);
+        assert_eq!(text("1250e-1").to_u8().unwrap(), 125);
+        assert_eq!(text("0.0e400").to_u8().unwrap(), 0);
+        assert_eq!(text("-0.0").to_u64().unwrap(), 0);
+        assert_eq!(
+            text("1e400").to_i64().unwrap_err().code(),
+            codes::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(
+            text("1e39").to_u128().unwrap_err().code(),
+            codes::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(
+            text("-1e2").to_u64().unwrap_err().code(),
             codes::NUMBER_OUT_OF_RANGE
         );
         assert_eq!(

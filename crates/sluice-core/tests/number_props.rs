@@ -26,6 +26,30 @@ proptest! {
     }
 
     #[test]
+    fn integers_spelled_with_a_fraction_or_exponent_read_back_exactly(
+        v: i64,
+        zeros in 0usize..30,
+        shift in 0usize..20,
+    ) {
+        // `v` written as digits, `shift` of them moved behind the point, `zeros` zeros
+        // appended to the fraction, and the exponent restoring the value: `1234` as
+        // `1.23400e3`.
+        let digits = v.unsigned_abs().to_string();
+        let shift = shift.min(digits.len() - 1);
+        let (int, frac) = digits.split_at(digits.len() - shift);
+        let sign = if v < 0 { "-" } else { "" };
+        let text = format!("{sign}{int}.{frac}{}e{shift}", "0".repeat(zeros));
+        let n = Number::Text(&text, NumberHint::Float);
+        prop_assert_eq!(n.to_i64().unwrap(), v);
+        prop_assert_eq!(n.to_i128().unwrap(), i128::from(v));
+        prop_assert_eq!(n.to_u64().is_ok(), v >= 0);
+        // One more digit behind the point makes a fraction, however far it is.
+        let fraction = format!("{sign}{int}.{frac}{}1e{shift}", "0".repeat(zeros));
+        let n = Number::Text(&fraction, NumberHint::Float);
+        prop_assert_eq!(n.to_i64().unwrap_err().code(), codes::NUMBER_NOT_INTEGER);
+    }
+
+    #[test]
     fn shortest_f64_text_reads_back_to_the_same_bits(v in any::<f64>().prop_filter("finite", |v| v.is_finite())) {
         let text = format!("{v:?}");
         let n = Number::Text(&text, NumberHint::of_text(&text));

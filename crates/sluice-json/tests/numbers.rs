@@ -310,3 +310,47 @@ fn narrow_integer_reads_agree_with_the_general_conversion() {
         }
     }
 }
+
+#[test]
+fn integer_reads_of_float_text_are_exact_on_the_digits() {
+    // Each text read as an integer from the slice and through `io::Read`: the exact value,
+    // or the error code with the number's span. An f64 would round the first two to 1 and
+    // refuse `1e18`.
+    let cases: [(&str, Result<i64, sluice_core::ErrorCode>); 7] = [
+        ("1.00000000000000001", Err(core_codes::NUMBER_NOT_INTEGER)),
+        ("0.99999999999999999", Err(core_codes::NUMBER_NOT_INTEGER)),
+        ("-1e-400", Err(core_codes::NUMBER_NOT_INTEGER)),
+        ("1e18", Ok(1_000_000_000_000_000_000)),
+        ("9007199254740993.0", Ok(9_007_199_254_740_993)),
+        ("-9.223372036854775808e18", Ok(i64::MIN)),
+        ("1e19", Err(core_codes::NUMBER_OUT_OF_RANGE)),
+    ];
+    for (text, expected) in cases {
+        let json = format!("[{text}]");
+        let slice = JsonReader::from_str(&json);
+        let io = JsonReader::from_read(Trickle {
+            bytes: json.as_bytes(),
+            chunk: 1,
+        });
+        fn first_as_i64(mut reader: impl Reader) -> Result<i64, sluice_core::Error> {
+            reader.read_array_root()?;
+            reader.read_i64()
+        }
+        for result in [first_as_i64(slice), first_as_i64(io)] {
+            match (result, expected) {
+                (Ok(value), Ok(want)) => assert_eq!(value, want, "{text}"),
+                (Err(err), Err(code)) => {
+                    assert_eq!(err.code(), code, "{text}");
+                    assert_eq!(err.span(), Some(sluice_core::Span::new(1, 1 + text.len())));
+                }
+                (got, want) => panic!("{text}: got {got:?}, expected {want:?}"),
+            }
+        }
+    }
+    // Narrow reads go the same way.
+    let mut reader = JsonReader::from_str("[255.0000000000000001, 2.5e1]");
+    reader.read_array_root().unwrap();
+    let err = reader.read_u8().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_NOT_INTEGER);
+    assert_eq!(reader.read_u8().unwrap(), 25);
+}
