@@ -38,6 +38,14 @@ pub struct NdjsonReader<S> {
     reader: JsonReader<S>,
     /// Records handed out so far.
     records: u64,
+    /// The line of the last record handed out, for errors in its unread rest.
+    line: usize,
+}
+
+/// The note on an error in record `number`, which starts on `line`.
+#[cold]
+fn record_note(number: u64, line: usize) -> String {
+    format!("in record {number} (line {line})")
 }
 
 impl<'a> NdjsonReader<SliceInput<'a>> {
@@ -68,7 +76,11 @@ impl<S: Input> NdjsonReader<S> {
     pub fn new(input: S, options: JsonOptions) -> Self {
         let mut reader = JsonReader::new(input, options);
         reader.set_record_mode();
-        NdjsonReader { reader, records: 0 }
+        NdjsonReader {
+            reader,
+            records: 0,
+            line: 0,
+        }
     }
 
     /// The next record, or `None` at the end of the input. Whatever the previous record
@@ -78,14 +90,25 @@ impl<S: Input> NdjsonReader<S> {
     /// A syntax error in the rest of the previous record or between records.
     pub fn next_record(&mut self) -> Result<Option<Record<'_, S>>> {
         while self.reader.values_read() < self.records {
-            self.reader.consume_any()?;
+            if let Err(err) = self.reader.consume_any() {
+                return Err(err.with_note(record_note(self.records, self.line)));
+            }
         }
-        if self.reader.peek()? == Entry::Ended {
-            return Ok(None);
+        match self.reader.peek() {
+            Ok(Entry::Ended) => return Ok(None),
+            Ok(_) => {}
+            // The next record's first token is bad (or shares the previous record's line):
+            // the note names the record it would have been, on the line of the error.
+            Err(err) => {
+                let at = err.span().map_or(self.reader.offset(), |span| span.start);
+                let line = self.reader.line_of(at);
+                return Err(err.with_note(record_note(self.records + 1, line)));
+            }
         }
         let offset = self.reader.offset();
         let line = self.reader.line_of(offset);
         self.records += 1;
+        self.line = line;
         Ok(Some(Record {
             number: self.records,
             line,
@@ -138,7 +161,7 @@ impl<S: Input> Record<'_, S> {
 
     #[cold]
     fn annotate(&self, err: Error) -> Error {
-        err.with_note(format!("in record {} (line {})", self.number, self.line))
+        err.with_note(record_note(self.number, self.line))
     }
 
     #[cold]
@@ -179,7 +202,7 @@ impl<S: Input> Reader for Record<'_, S> {
         if self.done() {
             return Err(self.ended("String"));
         }
-        let note = format!("in record {} (line {})", self.number, self.line);
+        let note = record_note(self.number, self.line);
         self.reader.read_str().map_err(|err| err.with_note(note))
     }
 
@@ -187,7 +210,7 @@ impl<S: Input> Reader for Record<'_, S> {
         if self.done() {
             return Err(self.ended("Name"));
         }
-        let note = format!("in record {} (line {})", self.number, self.line);
+        let note = record_note(self.number, self.line);
         self.reader.read_name().map_err(|err| err.with_note(note))
     }
 
@@ -195,7 +218,7 @@ impl<S: Input> Reader for Record<'_, S> {
         if self.done() {
             return Err(self.ended("a number"));
         }
-        let note = format!("in record {} (line {})", self.number, self.line);
+        let note = record_note(self.number, self.line);
         self.reader.read_number().map_err(|err| err.with_note(note))
     }
 

@@ -161,3 +161,69 @@ fn the_writer_ends_every_record_with_a_line_break_immediately() {
     )
     .unwrap();
 }
+
+#[test]
+fn an_error_in_the_first_token_of_a_record_names_the_record_and_its_line() {
+    let cases = [
+        (
+            "1\n2\ntru\n",
+            codes::UNEXPECTED_TOKEN,
+            Span::new(4, 7),
+            "record 3 (line 3)",
+        ),
+        (
+            "1\n2\n-\n",
+            codes::INVALID_NUMBER,
+            Span::new(4, 5),
+            "record 3 (line 3)",
+        ),
+        (
+            "1\n\r\n2\n\"abc",
+            codes::UNCLOSED_STRING,
+            Span::new(6, 10),
+            "record 3 (line 4)",
+        ),
+        // Two values on one line: the second would have been record 2, on line 1.
+        (
+            "1 2\n",
+            codes::TRAILING_TOKEN,
+            Span::new(2, 3),
+            "record 2 (line 1)",
+        ),
+    ];
+    for (text, code, span, note) in cases {
+        for chunk in [1, 4096] {
+            let mut reader = NdjsonReader::from_read(Trickle {
+                bytes: text.as_bytes(),
+                chunk,
+            });
+            let err = collect(&mut reader).unwrap_err();
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{text:?}");
+            assert!(
+                err.notes().iter().any(|n| n.contains(note)),
+                "{text:?}: {:?}",
+                err.notes()
+            );
+        }
+    }
+}
+
+#[test]
+fn an_error_in_the_unread_rest_of_a_record_names_that_record() {
+    let text = "{\"a\":[1,2,{\"b\":3}]}\n[1,2]\n\n{\"c\":x}\n";
+    let mut reader = NdjsonReader::from_str(text);
+    for _ in 0..3 {
+        let mut record = reader.next_record().unwrap().unwrap();
+        record.peek().unwrap();
+    }
+    let err = reader.next_record().unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(32, 33)))
+    );
+    assert!(
+        err.notes().iter().any(|n| n.contains("record 3 (line 4)")),
+        "{:?}",
+        err.notes()
+    );
+}
