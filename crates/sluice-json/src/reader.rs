@@ -1142,6 +1142,10 @@ impl<S: Input> JsonReader<S> {
             if !negative {
                 return Ok(self.set_pending(Entry::U64, len, Payload::U64(value)));
             }
+            if value == 0 {
+                // `-0x0` is negative zero, as `-0` is: only a float keeps the sign.
+                return Ok(self.set_pending(Entry::F64, len, Payload::F64(-0.0)));
+            }
             let Some(value) = 0i64.checked_sub_unsigned(value) else {
                 return Err(self.invalid_number(len));
             };

@@ -165,7 +165,7 @@ fn json5_numbers_become_json_numbers() {
         ..strict()
     };
     let tokens = read(
-        "[0x1F, -0x10, 0XfF, +1, +1.5, .5, 5., -.5e3, 5.e-1, +.5, Infinity, -Infinity, +Infinity, 12, -0]",
+        "[0x1F, -0x10, 0XfF, +1, +1.5, .5, 5., -.5e3, 5.e-1, +.5, Infinity, -Infinity, +Infinity, 12, -0, -0x0, 0x0]",
         &options,
     )
     .unwrap();
@@ -186,6 +186,9 @@ fn json5_numbers_become_json_numbers() {
         Token::Number(OwnedNumber::F64(f64::INFINITY)),
         text_number("12", NumberHint::Integer),
         text_number("-0", NumberHint::NegInteger),
+        // Negative zero keeps its sign in hex too (`OwnedNumber` tells -0.0 from 0.0).
+        Token::Number(OwnedNumber::F64(-0.0)),
+        Token::Number(OwnedNumber::U64(0)),
         Token::ArrayEnd,
     ];
     assert_eq!(tokens, expected);
