@@ -74,7 +74,10 @@ pub struct JsonOptions {
     pub json5_whitespace: bool,
     /// Deepest nesting of arrays and objects; one more is
     /// [`DEPTH_EXCEEDED`](crate::codes::DEPTH_EXCEEDED). The reader is iterative, so any
-    /// limit is safe; it only bounds memory.
+    /// limit is safe for reading, piping and skipping; it only bounds memory. A tree built
+    /// from the tokens is another matter: [`Value`](sluice_core::Value) and native types
+    /// are cloned, compared and dropped recursively, so raise the limit only as far as a
+    /// tree of that depth fits the thread's stack.
     pub max_depth: usize,
     /// What to do with a key seen twice in one object.
     pub duplicate_keys: DuplicateKeys,
