@@ -202,24 +202,33 @@ impl<S: Input> Reader for Record<'_, S> {
         if self.done() {
             return Err(self.ended("String"));
         }
-        let note = record_note(self.number, self.line);
-        self.reader.read_str().map_err(|err| err.with_note(note))
+        // Copied out, since the read borrows the reader; the note is built only on error.
+        let (number, line) = (self.number, self.line);
+        self.reader
+            .read_str()
+            .map_err(|err| err.with_note(record_note(number, line)))
     }
 
     fn read_name(&mut self) -> Result<&str> {
         if self.done() {
             return Err(self.ended("Name"));
         }
-        let note = record_note(self.number, self.line);
-        self.reader.read_name().map_err(|err| err.with_note(note))
+        // Copied out, since the read borrows the reader; the note is built only on error.
+        let (number, line) = (self.number, self.line);
+        self.reader
+            .read_name()
+            .map_err(|err| err.with_note(record_note(number, line)))
     }
 
     fn read_number(&mut self) -> Result<Number<'_>> {
         if self.done() {
             return Err(self.ended("a number"));
         }
-        let note = record_note(self.number, self.line);
-        self.reader.read_number().map_err(|err| err.with_note(note))
+        // Copied out, since the read borrows the reader; the note is built only on error.
+        let (number, line) = (self.number, self.line);
+        self.reader
+            .read_number()
+            .map_err(|err| err.with_note(record_note(number, line)))
     }
 
     record_read! {
