@@ -9,7 +9,7 @@ use clap::ValueEnum;
 pub(crate) enum Format {
     /// JSON (RFC 8259; relaxed dialects with --relaxed / --json5).
     Json,
-    /// Newline-delimited JSON: one value per line.
+    /// Newline-delimited JSON: values separated by line breaks.
     Ndjson,
     /// MessagePack.
     Msgpack,

@@ -7,6 +7,7 @@ mod commands;
 mod format;
 mod input;
 mod output;
+mod recent;
 
 use std::process::ExitCode;
 

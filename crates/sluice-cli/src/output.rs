@@ -1,21 +1,267 @@
-//! Opening the output: a file (`-o`) or standard output, buffered.
+//! Opening the output: standard output, or a file (`-o`) that is replaced only when the
+//! command succeeds.
+//!
+//! A file is written to a temporary file in its own directory and renamed over it by
+//! [`Output::commit`]. Until then the old file is untouched, so `sluice fmt big.json -o big.json`
+//! can stream `big.json` while writing it, and a failed run (invalid input, a full disk)
+//! leaves the old file as it was: dropping an uncommitted output removes the temporary file.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::Failure;
 
-/// Where output goes: `path` or, when `None` or `-`, standard output.
-pub(crate) fn open(path: Option<&str>) -> Result<Box<dyn Write>, Failure> {
-    match path {
-        None | Some("-") => Ok(Box::new(BufWriter::with_capacity(
-            1 << 16,
-            io::stdout().lock(),
-        ))),
-        Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| Failure::Usage(format!("cannot create {path}: {e}")))?;
-            Ok(Box::new(BufWriter::with_capacity(1 << 16, file)))
+/// Bytes buffered before a write to the sink.
+const BUFFER: usize = 1 << 16;
+
+/// Where output goes; write to it, then [`commit`](Output::commit) it.
+#[derive(Debug)]
+pub(crate) struct Output {
+    sink: Sink,
+}
+
+#[derive(Debug)]
+enum Sink {
+    /// Standard output.
+    Stdout(BufWriter<StdoutLock<'static>>),
+    /// Something other than a regular file (`/dev/null`, a FIFO): written in place, since
+    /// renaming a file over it would replace the device rather than write to it.
+    InPlace {
+        /// The path as given, for messages.
+        name: String,
+        /// The opened file.
+        file: BufWriter<File>,
+    },
+    /// A regular file, replaced on commit.
+    Replace(Replacement),
+}
+
+/// A temporary file that is renamed over `target` on commit and removed if dropped before.
+#[derive(Debug)]
+struct Replacement {
+    /// The path as given, for messages.
+    name: String,
+    /// The file to replace (a symbolic link resolved to the file it points to).
+    target: PathBuf,
+    /// The temporary file, in the directory of `target` so the rename cannot cross devices.
+    temp: PathBuf,
+    /// The open temporary file; `None` once committed.
+    file: Option<BufWriter<File>>,
+    /// Whether the rename happened (then there is no temporary file left to remove).
+    committed: bool,
+}
+
+impl Output {
+    /// Opens `path`, or standard output when it is `None` or `-`.
+    pub(crate) fn open(path: Option<&str>) -> Result<Output, Failure> {
+        let path = match path {
+            None | Some("-") => {
+                let stdout = BufWriter::with_capacity(BUFFER, io::stdout().lock());
+                return Ok(Output {
+                    sink: Sink::Stdout(stdout),
+                });
+            }
+            Some(path) => path,
+        };
+        let cannot = |e: io::Error| Failure::Usage(format!("cannot create {path}: {e}"));
+        let mut target = PathBuf::from(path);
+        let mut permissions = None;
+        // `metadata` follows symbolic links: this is about the file that gets written.
+        match fs::metadata(&target) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(Failure::Usage(format!(
+                    "cannot create {path}: it is a directory"
+                )));
+            }
+            Ok(meta) if !meta.is_file() => return Output::in_place(path),
+            Ok(meta) => {
+                // Writing over a file needs the right to write it, as when it was truncated
+                // in place: opening it for writing (without truncating) checks exactly that.
+                OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(cannot)?;
+                if is_symlink(&target) {
+                    // Replace the file the link points to, and keep the link.
+                    target = fs::canonicalize(&target).map_err(cannot)?;
+                }
+                permissions = Some(meta.permissions());
+            }
+            // A link to a file not created yet: writing through it creates that file.
+            Err(e) if e.kind() == io::ErrorKind::NotFound && is_symlink(&target) => {
+                return Output::in_place(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(cannot(e)),
         }
+        let (temp, file) = create_temp(&target).map_err(|e| {
+            Failure::Usage(format!(
+                "cannot create a temporary file next to {path}: {e}"
+            ))
+        })?;
+        // Built before anything else can fail, so that a failure removes the temporary file.
+        let replacement = Replacement {
+            name: path.to_owned(),
+            target,
+            temp,
+            file: Some(BufWriter::with_capacity(BUFFER, file)),
+            committed: false,
+        };
+        if let (Some(permissions), Some(file)) = (permissions, &replacement.file) {
+            // The replaced file keeps its mode (an executable script stays executable).
+            file.get_ref()
+                .set_permissions(permissions)
+                .map_err(cannot)?;
+        }
+        Ok(Output {
+            sink: Sink::Replace(replacement),
+        })
+    }
+
+    fn in_place(path: &str) -> Result<Output, Failure> {
+        let file =
+            File::create(path).map_err(|e| Failure::Usage(format!("cannot create {path}: {e}")))?;
+        Ok(Output {
+            sink: Sink::InPlace {
+                name: path.to_owned(),
+                file: BufWriter::with_capacity(BUFFER, file),
+            },
+        })
+    }
+
+    /// Flushes the output and, for a file, puts it in place of the old one.
+    pub(crate) fn commit(self) -> Result<(), Failure> {
+        match self.sink {
+            Sink::Stdout(mut out) => out
+                .flush()
+                .map_err(|e| write_failure("standard output", &e)),
+            Sink::InPlace { name, mut file } => file.flush().map_err(|e| write_failure(&name, &e)),
+            Sink::Replace(mut replacement) => replacement.commit(),
+        }
+    }
+
+    fn writer(&mut self) -> io::Result<&mut dyn Write> {
+        match &mut self.sink {
+            Sink::Stdout(out) => Ok(out),
+            Sink::InPlace { file, .. } => Ok(file),
+            Sink::Replace(replacement) => match &mut replacement.file {
+                Some(file) => Ok(file),
+                None => Err(io::Error::other("the output was already committed")),
+            },
+        }
+    }
+}
+
+/// Commits the output a writer hands back from `into_inner`, or reports why the writer
+/// could not finish; `name` is the `-o` path, if any.
+pub(crate) fn commit(
+    written: sluice_core::Result<Output>,
+    name: Option<&str>,
+) -> Result<(), Failure> {
+    match written {
+        Ok(output) => output.commit(),
+        Err(err) => Err(crate::input::invalid(
+            err,
+            name.unwrap_or("standard output"),
+            None,
+        )),
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer()?.flush()
+    }
+}
+
+impl Replacement {
+    fn commit(&mut self) -> Result<(), Failure> {
+        let Some(writer) = self.file.take() else {
+            return Ok(());
+        };
+        let file = writer
+            .into_inner()
+            .map_err(|e| write_failure(&self.name, e.error()))?;
+        // On disk before the rename, so a crash cannot leave a renamed but empty file.
+        file.sync_all().map_err(|e| write_failure(&self.name, &e))?;
+        drop(file);
+        fs::rename(&self.temp, &self.target).map_err(|e| write_failure(&self.name, &e))?;
+        self.committed = true;
+        // Makes the rename itself durable; not every platform can open a directory, and the
+        // output is complete either way, so this is best effort.
+        if let Some(dir) = self.target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Replacement {
+    fn drop(&mut self) {
+        if let Some(writer) = self.file.take() {
+            // Close without flushing: the file is about to be removed.
+            let (file, _unwritten) = writer.into_parts();
+            drop(file);
+        }
+        if !self.committed {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Creates a new, empty temporary file next to `target`:
+/// `.<name>.<process id>.<time>.<counter>.tmp`, created exclusively (never an existing file).
+fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let file_name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for _ in 0..64 {
+        let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut name = OsString::from(".");
+        name.push(file_name);
+        name.push(format!(".{}.{nanos:x}.{count}.tmp", std::process::id()));
+        let temp = dir.join(name);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free temporary file name",
+    ))
+}
+
+/// A failed write: quiet when the reader of standard output went away, else a usage error.
+fn write_failure(name: &str, err: &io::Error) -> Failure {
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        Failure::Quiet
+    } else {
+        Failure::Usage(format!("cannot write {name}: {err}"))
     }
 }

@@ -366,3 +366,235 @@ fn ndjson_stats_counts_records_paths_and_bad_lines() {
         Some(0)
     );
 }
+
+/// The `name`, line and column of the `--> name:line:column` line of a diagnostic.
+fn location(stderr: &str) -> Option<(String, usize, usize)> {
+    let place = stderr
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("--> "))?;
+    let mut parts = place.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((parts.next()?.to_owned(), line, column))
+}
+
+/// Names of files left in `dir` that look like temporary output files.
+fn leftover_temp_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn fmt_in_place_over_the_memory_limit_rewrites_the_file() {
+    // Over the in-memory limit, so the input is streamed while the output is written.
+    let mut doc = Vec::with_capacity(9 << 20);
+    let mut condensed = Vec::with_capacity(9 << 20);
+    doc.extend_from_slice(b"[");
+    condensed.extend_from_slice(b"[");
+    while doc.len() < (9 << 20) {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
+        condensed.extend_from_slice(b"{\"key\":\"value\",\"n\":12345},");
+    }
+    doc.extend_from_slice(b"{}]");
+    condensed.extend_from_slice(b"{}]\n");
+    let path = temp_file("in-place", "big.json", &doc);
+    let name = path.to_str().unwrap();
+    let out = sluice(&["fmt", "--condensed", name, "-o", name]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&path).unwrap() == condensed, "wrong output");
+    assert_eq!(sluice(&["check", name]).status.code(), Some(0));
+    assert_eq!(
+        leftover_temp_files(path.parent().unwrap()),
+        Vec::<String>::new()
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn invalid_input_leaves_an_existing_output_file_untouched() {
+    let bad = temp_file("keep-output", "bad.json", b"[1,\n");
+    let target = temp_file("keep-output", "out.json", b"{\"keep\": true}\n");
+    let dir = target.parent().unwrap();
+    for args in [
+        vec!["fmt", bad.to_str().unwrap(), "-o", target.to_str().unwrap()],
+        vec![
+            "convert",
+            bad.to_str().unwrap(),
+            "--to",
+            "msgpack",
+            "-o",
+            target.to_str().unwrap(),
+        ],
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("error[json/UnexpectedEof]"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
+        assert_eq!(leftover_temp_files(dir), Vec::<String>::new());
+    }
+    assert_eq!(std::fs::read(&bad).unwrap(), b"[1,\n");
+}
+
+#[test]
+fn ndjson_needs_a_line_break_between_records() {
+    for (test, contents, line, column) in [
+        ("nd-two", &b"1 2\n"[..], 1, 3),
+        ("nd-glued", b"{\"a\":1}{\"b\":2}\n", 1, 8),
+        ("nd-second", b"{\"a\":1}\n\n[2] [3]\n", 3, 5),
+    ] {
+        let ndjson = temp_file(test, "r.ndjson", contents);
+        let as_json = temp_file(test, "r.json", contents);
+        for args in [
+            vec!["check", ndjson.to_str().unwrap()],
+            vec!["check", "--ndjson", as_json.to_str().unwrap()],
+            vec!["convert", ndjson.to_str().unwrap(), "--to", "json"],
+            vec!["dump", ndjson.to_str().unwrap()],
+        ] {
+            let out = sluice(&args);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains("error[json/TrailingToken]"),
+                "{args:?}: {stderr}"
+            );
+            let (_, at_line, at_column) = location(&stderr).expect("a location");
+            assert_eq!((at_line, at_column), (line, column), "{args:?}: {stderr}");
+        }
+        assert!(
+            sluice(&["convert", ndjson.to_str().unwrap(), "--to", "json"])
+                .stdout
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn ndjson_records_may_span_lines_as_the_library_reads_them() {
+    let path = temp_file("nd-multiline", "m.ndjson", b"{\n\"a\":1\n}\n[2,\n3]\n");
+    let out = sluice(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = sluice(&["convert", path.to_str().unwrap(), "--to", "ndjson"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"a\":1}\n[2,3]\n");
+}
+
+#[test]
+fn streamed_ndjson_diagnostics_name_the_line() {
+    let out = sluice_with_stdin(
+        &["check", "--ndjson", "-"],
+        b"{\"ok\":1}\n{\"ok\":2}\n{\"bad\" 3}\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[json/ExpectColon]"), "{stderr}");
+    assert_eq!(
+        location(&stderr),
+        Some(("<stdin>".to_owned(), 3, 8)),
+        "{stderr}"
+    );
+
+    let out = sluice_with_stdin(&["check", "--ndjson", "-"], b"1\n\n2 3\n");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+    assert_eq!(
+        location(&stderr),
+        Some(("<stdin>".to_owned(), 3, 3)),
+        "{stderr}"
+    );
+
+    // A file over the in-memory limit is streamed too; the error is on its last line.
+    let record = b"{\"key\":\"value\",\"n\":12345}\n";
+    let mut doc = Vec::with_capacity(9 << 20);
+    while doc.len() < (9 << 20) {
+        doc.extend_from_slice(record);
+    }
+    let lines = doc.len() / record.len();
+    doc.extend_from_slice(b"{\"key\" \"value\"}\n");
+    let path = temp_file("nd-streamed", "big.ndjson", &doc);
+    let out = sluice(&["check", path.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[json/ExpectColon]"), "{stderr}");
+    let (_, line, column) = location(&stderr).expect("a location");
+    assert_eq!((line, column), (lines + 1, 8), "{stderr}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn convert_ndjson_to_json_writes_one_array() {
+    let ndjson = temp_file("nd-to-json", "three.ndjson", b"1\n2\n{\"a\":[3]}\n");
+    let target = ndjson.with_file_name("out.json");
+    let out = sluice(&[
+        "convert",
+        ndjson.to_str().unwrap(),
+        "--to",
+        "json",
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&target).unwrap(), b"[1,2,{\"a\":[3]}]\n");
+    let out = sluice(&["check", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let out = sluice(&[
+        "convert",
+        ndjson.to_str().unwrap(),
+        "--to",
+        "json",
+        "--pretty",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "[\n  1,\n  2,\n  {\n    \"a\": [\n      3\n    ]\n  }\n]\n"
+    );
+
+    let empty = temp_file("nd-to-json", "empty.ndjson", b"\n\n");
+    let out = sluice(&["convert", empty.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[]\n");
+}
+
+#[test]
+fn convert_json_array_to_ndjson_writes_one_record_per_element() {
+    let json = temp_file("json-to-nd", "a.json", b"[1, {\"a\": [2]}, [\"x\"]]");
+    let target = json.with_file_name("out.ndjson");
+    let out = sluice(&[
+        "convert",
+        json.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        b"1\n{\"a\":[2]}\n[\"x\"]\n"
+    );
+    assert_eq!(
+        sluice(&["check", target.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    // And back: the records become the array again.
+    let out = sluice(&["convert", target.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(text(&out.stdout), "[1,{\"a\":[2]},[\"x\"]]\n");
+
+    for (contents, records) in [
+        (&b"{\"a\": [1]}"[..], "{\"a\":[1]}\n"),
+        (b"[]", ""),
+        (b"7", "7\n"),
+    ] {
+        let json = temp_file("json-to-nd", "one.json", contents);
+        let out = sluice(&["convert", json.to_str().unwrap(), "--to", "ndjson"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), records);
+    }
+}

@@ -3,7 +3,7 @@
 use sluice_core::NoopWriter;
 
 use crate::Failure;
-use crate::commands::pump::pump;
+use crate::commands::pump::{Shape, pump};
 use crate::format::{Dialect, Format};
 use crate::input::Input;
 
@@ -23,7 +23,7 @@ pub(crate) struct Args {
     /// JSON5.
     #[arg(long, group = "mode")]
     json5: bool,
-    /// NDJSON: one JSON value per line.
+    /// NDJSON: JSON values separated by line breaks.
     #[arg(long, group = "mode")]
     ndjson: bool,
     /// MessagePack (a stream of values).
@@ -64,7 +64,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     for path in &args.files {
         let (format, dialect) = args.mode(path);
         let input = Input::open(path)?;
-        match pump(input, format, dialect, &mut NoopWriter::new()) {
+        match pump(input, format, dialect, Shape::Same, &mut NoopWriter::new()) {
             Ok(()) => {}
             Err(Failure::Invalid(diagnostic)) => {
                 eprint!("{diagnostic}");

@@ -2,17 +2,27 @@
 //!
 //! A pipe from the input format's reader into the output format's writer; streams with
 //! bounded memory when the input is large (the MessagePack writer learns container lengths
-//! itself).
+//! itself). Between JSON and NDJSON the shape changes so that the output is valid in its
+//! format: NDJSON records become one JSON array, and a JSON root array becomes one record
+//! per element.
 
 use clap::ValueEnum;
 use sluice_json::{BlobMode, ExtMode, JsonWriter, NdjsonWriter, WriterOptions};
 use sluice_msgpack::MsgPackWriter;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, pump};
+use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::Format;
 use crate::input::Input;
-use crate::output;
+use crate::output::{self, Output};
+
+const AFTER_HELP: &str = "\
+NDJSON to JSON writes one JSON text: an array of the records (`[]` when there are none).
+JSON to NDJSON writes one record per element when the root value is an array, else the
+root value as the only record. MessagePack holds a stream of values: each value becomes
+an NDJSON record, and each record a MessagePack value.
+
+OUT is replaced only if the conversion succeeds, so it may be the input file itself.";
 
 /// How MessagePack bin and ext values are written as JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -26,6 +36,7 @@ pub(crate) enum BinaryInJson {
 
 /// Arguments of `sluice convert`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub(crate) struct Args {
     /// The input file (`-` for standard input).
     input: String,
@@ -35,7 +46,7 @@ pub(crate) struct Args {
     /// The output format (default: from the `-o` extension).
     #[arg(long, value_enum)]
     to: Option<Format>,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (replaced only on success).
     #[arg(short, long, value_name = "OUT")]
     output: Option<String>,
     /// Pretty JSON output.
@@ -64,7 +75,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         .ok_or_else(|| Failure::Usage("cannot tell the output format: use --to".into()))?;
     let dialect = args.dialect.resolve(&args.input);
     let input = Input::open(&args.input)?;
-    let sink = output::open(args.output.as_deref())?;
+    let sink = Output::open(args.output.as_deref())?;
     let mut json_options = if args.pretty {
         WriterOptions::pretty()
     } else {
@@ -74,20 +85,31 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         json_options.blob = BlobMode::Base64;
         json_options.ext = ExtMode::Object;
     }
+    let shape = match (from, to) {
+        (Format::Ndjson, Format::Json) => Shape::IntoArray,
+        (Format::Json, Format::Ndjson) => Shape::SplitArray,
+        _ => Shape::Same,
+    };
+    let name = args.output.as_deref();
     match to {
         Format::Json => {
             json_options.final_newline = true;
-            json_options.multiple_values = true;
+            // A MessagePack stream of several values stays several JSON values, one per
+            // line; NDJSON records are one array, so exactly one value.
+            json_options.multiple_values = shape == Shape::Same;
             let mut writer = JsonWriter::new(sink, json_options);
-            pump(input, from, dialect, &mut writer)
+            pump(input, from, dialect, shape, &mut writer)?;
+            output::commit(writer.into_inner(), name)
         }
         Format::Ndjson => {
             let mut writer = NdjsonWriter::with_options(sink, json_options);
-            pump(input, from, dialect, &mut writer)
+            pump(input, from, dialect, shape, &mut writer)?;
+            output::commit(writer.into_inner(), name)
         }
         Format::Msgpack => {
             let mut writer = MsgPackWriter::new(sink);
-            pump(input, from, dialect, &mut writer)
+            pump(input, from, dialect, shape, &mut writer)?;
+            output::commit(writer.into_inner(), name)
         }
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter};
 use sluice_core::DumpWriter;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, pump};
+use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::Format;
 use crate::input::Input;
 
@@ -29,5 +29,5 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         .unwrap_or(Format::Json);
     let dialect = args.dialect.resolve(&args.file);
     let mut writer = DumpWriter::new(BufWriter::new(io::stdout().lock()));
-    pump(input, format, dialect, &mut writer)
+    pump(input, format, dialect, Shape::Same, &mut writer)
 }

@@ -3,10 +3,10 @@
 use sluice_json::{JsonWriter, WriterOptions};
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, pump};
+use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::Format;
 use crate::input::Input;
-use crate::output;
+use crate::output::{self, Output};
 
 /// Arguments of `sluice fmt`.
 #[derive(Debug, clap::Args)]
@@ -20,7 +20,7 @@ pub(crate) struct Args {
     /// No whitespace at all.
     #[arg(long, group = "layout")]
     condensed: bool,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (replaced only on success, so it may be FILE).
     #[arg(short, long, value_name = "OUT")]
     output: Option<String>,
     #[command(flatten)]
@@ -38,6 +38,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     options.final_newline = true;
     // Concatenated JSON stays concatenated, one value per line.
     options.multiple_values = true;
-    let mut writer = JsonWriter::new(output::open(args.output.as_deref())?, options);
-    pump(input, Format::Json, dialect, &mut writer)
+    let mut writer = JsonWriter::new(Output::open(args.output.as_deref())?, options);
+    pump(input, Format::Json, dialect, Shape::Same, &mut writer)?;
+    output::commit(writer.into_inner(), args.output.as_deref())
 }

@@ -2,18 +2,26 @@
 //!
 //! The reader is an enum over the concrete readers rather than a `Box<dyn Reader>`: the match
 //! per call is cheap and keeps each reader's own code monomorphized.
+//!
+//! NDJSON is read with [`NdjsonReader`], record by record, so it follows the library's record
+//! rules (a line break between records) rather than those of concatenated JSON.
 
+use std::cell::RefCell;
 use std::io::Read;
+use std::rc::Rc;
 
 use sluice_core::{
-    Entry, EnumToken, Ext, Number, Reader, Result as SluiceResult, Span, Writer, pipe,
+    Entry, EnumToken, Ext, Number, Reader, Result as SluiceResult, Span, Writer, pipe, pipe_value,
 };
-use sluice_json::{IoInput, JsonOptions, JsonReader, SliceInput as JsonSlice};
+use sluice_json::{
+    Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader, SliceInput as JsonSlice,
+};
 use sluice_msgpack::{MsgPackReader, ReadInput, SliceInput as MsgPackSlice};
 
 use crate::Failure;
 use crate::format::{Dialect, Format};
 use crate::input::{Input, invalid};
+use crate::recent::{Recent, Tee};
 
 /// The JSON dialect flags shared by the commands that read JSON.
 #[derive(Debug, Clone, Copy, Default, clap::Args)]
@@ -127,9 +135,54 @@ impl Reader for AnyReader<'_> {
     }
 }
 
+/// How the root values of the input become those of the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Each root value is copied as it is.
+    Same,
+    /// The root values become the elements of one array (NDJSON records into one JSON text).
+    IntoArray,
+    /// A root array's elements become root values of their own; any other root value is
+    /// copied (a JSON array into NDJSON records).
+    SplitArray,
+}
+
+/// Pipes the whole input into `writer`, shaped by `shape`, finishes the writer and checks
+/// that nothing trails; errors become diagnostics with the source snippet when the input is
+/// in memory or NDJSON.
+pub(crate) fn pump<W: Writer>(
+    input: Input,
+    format: Format,
+    dialect: Dialect,
+    shape: Shape,
+    writer: &mut W,
+) -> Result<(), Failure> {
+    if format == Format::Ndjson {
+        return pump_ndjson(input, dialect, shape, writer);
+    }
+    with_reader(input, format, dialect, |reader| {
+        if shape == Shape::Same {
+            // The tight loop over every token.
+            pipe(reader, writer)?;
+        } else {
+            if shape == Shape::IntoArray {
+                writer.write_array_root(None)?;
+            }
+            while reader.peek()? != Entry::Ended {
+                copy_root(reader, writer, shape)?;
+            }
+            if shape == Shape::IntoArray {
+                writer.write_array_end()?;
+            }
+            writer.finish()?;
+        }
+        reader.finish()
+    })
+}
+
 /// Opens the right reader over `input` and runs `body` with it; errors become diagnostics
 /// with the source snippet when the input is in memory.
-pub(crate) fn with_reader<T>(
+fn with_reader<T>(
     input: Input,
     format: Format,
     dialect: Dialect,
@@ -157,15 +210,74 @@ pub(crate) fn with_reader<T>(
     }
 }
 
-/// Pipes the whole input into `writer` and checks that nothing trails.
-pub(crate) fn pump<W: Writer>(
+/// NDJSON, record by record. A streamed input keeps its recent lines (see [`Recent`]) so
+/// that its diagnostics show the line as well.
+fn pump_ndjson<W: Writer>(
     input: Input,
-    format: Format,
     dialect: Dialect,
+    shape: Shape,
     writer: &mut W,
 ) -> Result<(), Failure> {
-    with_reader(input, format, dialect, |reader| {
-        pipe(reader, writer)?;
-        reader.finish()
-    })
+    let options = json_options(Format::Ndjson, dialect);
+    match input {
+        Input::Loaded { name, bytes } => {
+            let mut records = NdjsonReader::new(JsonSlice::new(&bytes), options);
+            copy_records(&mut records, writer, shape, |_, _| {})
+                .map_err(|err| invalid(err, &name, Some(&bytes)))
+        }
+        Input::Streamed { name, source } => {
+            let recent = Rc::new(RefCell::new(Recent::default()));
+            let source = IoInput::new(Tee::new(source, Rc::clone(&recent)));
+            let mut records = NdjsonReader::new(source, options);
+            copy_records(&mut records, writer, shape, |offset, line| {
+                recent.borrow_mut().release(offset, line);
+            })
+            .map_err(|err| {
+                // An I/O error keeps its own handling (a closed pipe is quiet).
+                let err = if err.code() == sluice_core::codes::IO {
+                    err
+                } else {
+                    recent.borrow().locate(err, &name)
+                };
+                invalid(err, &name, None)
+            })
+        }
+    }
+}
+
+/// Copies every record as `shape` says and finishes the writer; `at_record` learns the
+/// byte offset and line of each record as it starts.
+fn copy_records<S: JsonInput, W: Writer>(
+    records: &mut NdjsonReader<S>,
+    writer: &mut W,
+    shape: Shape,
+    mut at_record: impl FnMut(usize, usize),
+) -> SluiceResult<()> {
+    if shape == Shape::IntoArray {
+        writer.write_array_root(None)?;
+    }
+    while let Some(mut record) = records.next_record()? {
+        at_record(record.offset(), record.line());
+        copy_root(&mut record, writer, shape)?;
+    }
+    if shape == Shape::IntoArray {
+        writer.write_array_end()?;
+    }
+    writer.finish()
+}
+
+/// Copies one root value, or with [`Shape::SplitArray`] the elements of a root array.
+fn copy_root<R: Reader + ?Sized, W: Writer + ?Sized>(
+    reader: &mut R,
+    writer: &mut W,
+    shape: Shape,
+) -> SluiceResult<()> {
+    if shape == Shape::SplitArray && reader.peek()? == Entry::ArrayRoot {
+        reader.read_array_root()?;
+        while reader.peek()? != Entry::ArrayEnd {
+            pipe_value(reader, writer)?;
+        }
+        return reader.read_array_end();
+    }
+    pipe_value(reader, writer)
 }
