@@ -79,11 +79,9 @@ pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
         if count == 0 {
             return (at, value);
         }
-        let shift = 64 - 8 * count as u32;
-        let padded = (word << shift) | (0x3030_3030_3030_3030 >> (64 - shift));
         value = value
             .wrapping_mul(SMALL_POWERS[count])
-            .wrapping_add(eight_digits_value(padded));
+            .wrapping_add(partial_word_value(word, count as u32));
         return (at + count, value);
     }
     // Fewer than 8 bytes left.
@@ -95,6 +93,56 @@ pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
         at += 1;
     }
     (at, value)
+}
+
+/// The run of ASCII digits that opens `bytes`, when it has 1 to 15 digits: its length and
+/// value, read with two loads and no loop (a number scanner's fraction, such as the
+/// `613616999999977` of `-65.613616999999977`). `None` for no digit or 16 and more, which
+/// [`digits`] reads.
+///
+/// ```
+/// use sluice_core::decimal::short_digit_run;
+/// assert_eq!(short_digit_run(b"613616999999977,"), Some((15, 613_616_999_999_977)));
+/// assert_eq!(short_digit_run(b"5],[-65.61972000"), Some((1, 5)));
+/// assert_eq!(short_digit_run(b"1234567812345678"), None);
+/// assert_eq!(short_digit_run(b",123456781234567"), None);
+/// ```
+#[must_use]
+#[inline(always)]
+pub fn short_digit_run(bytes: &[u8; 16]) -> Option<(usize, u64)> {
+    let (first, second) = bytes.split_at(8);
+    let first = u64::from_le_bytes(first.try_into().ok()?);
+    let not_digits = non_digit_bytes(first);
+    if not_digits != 0 {
+        let count = not_digits.trailing_zeros() / 8;
+        if count == 0 {
+            return None;
+        }
+        return Some((count as usize, partial_word_value(first, count)));
+    }
+    let second = u64::from_le_bytes(second.try_into().ok()?);
+    let not_digits = non_digit_bytes(second);
+    if not_digits == 0 {
+        return None;
+    }
+    let count = not_digits.trailing_zeros() / 8;
+    let value = eight_digits_value(first);
+    if count == 0 {
+        return Some((8, value));
+    }
+    Some((
+        8 + count as usize,
+        value * SMALL_POWERS[count as usize] + partial_word_value(second, count),
+    ))
+}
+
+/// The value of the first `count` (1 to 7) bytes of `word`, all ASCII digits: moved to the
+/// top of the word with '0's below them (leading zeros add nothing).
+#[inline(always)]
+fn partial_word_value(word: u64, count: u32) -> u64 {
+    debug_assert!((1..8).contains(&count));
+    let shift = 64 - 8 * count;
+    eight_digits_value((word << shift) | (0x3030_3030_3030_3030 >> (64 - shift)))
 }
 
 /// 10^n for the digit counts of a partial word.
@@ -639,6 +687,25 @@ mod tests {
         // The value continues from the one passed in.
         assert_eq!(digits(b"34", 0, 12), (2, 1234));
         assert_eq!(digits(b"345678901,", 0, 12), (9, 12_345_678_901));
+    }
+
+    #[test]
+    fn short_digit_runs_are_read_at_every_length() {
+        for len in 0..=17 {
+            for stop in [b'.', b'e', b'/', b':', 0xFF, 0x00, b' ', b','] {
+                let mut bytes = [stop; 16];
+                for (i, byte) in bytes.iter_mut().take(len).enumerate() {
+                    *byte = b'0' + ((i * 7 + 3) % 10) as u8;
+                }
+                let expected = if (1..16).contains(&len) {
+                    let text = std::str::from_utf8(&bytes[..len]).unwrap();
+                    Some((len, text.parse::<u64>().unwrap()))
+                } else {
+                    None
+                };
+                assert_eq!(short_digit_run(&bytes), expected, "{bytes:?}");
+            }
+        }
     }
 
     #[test]

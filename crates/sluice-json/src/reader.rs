@@ -667,11 +667,11 @@ impl<S: Input> JsonReader<S> {
         if state == State::ObjectColon {
             return self.lex_member_value();
         }
-        if state == State::ObjectNext {
-            return self.lex_after_member();
+        if state == State::ArrayNext || state == State::ArrayFirst {
+            return self.lex_array_slot(state == State::ArrayNext);
         }
-        if state == State::ArrayNext {
-            return self.lex_after_item();
+        if state == State::ObjectNext || state == State::ObjectFirst {
+            return self.lex_object_slot(state == State::ObjectNext);
         }
         self.advance_other()
     }
@@ -693,44 +693,63 @@ impl<S: Input> JsonReader<S> {
         self.lex_nested_value(byte)
     }
 
-    /// After a member's value: `,` and the next key (handled here rather than by another
-    /// call: the common case), or `}`.
+    /// Inside an array, after `[` or (`after_item`) after an item: `]`, or the next item
+    /// (after a `,` when `after_item`).
+    ///
+    /// Both states end in one place that lexes the item, so the value lexer is inlined
+    /// once for arrays (canada.json: every coordinate pair opens an array).
     #[inline(always)]
-    fn lex_after_member(&mut self) -> Result<Entry> {
-        self.lex_after_entry(true)
-    }
-
-    /// After an array item: `,` and the next item, or `]`.
-    #[inline(always)]
-    fn lex_after_item(&mut self) -> Result<Entry> {
-        self.lex_after_entry(false)
-    }
-
-    /// [`Self::lex_after_member`] (`object`) and [`Self::lex_after_item`]: one body, the
-    /// constant `object` folded away where each is inlined.
-    #[inline(always)]
-    fn lex_after_entry(&mut self, object: bool) -> Result<Entry> {
-        let Some(byte) = self.skip_whitespace()? else {
+    fn lex_array_slot(&mut self, after_item: bool) -> Result<Entry> {
+        let Some(mut byte) = self.skip_whitespace()? else {
             return Err(self.eof_error());
         };
-        if byte == b',' {
-            self.pos += 1;
-            self.state = if object {
-                State::ObjectAfterComma
-            } else {
-                State::ArrayAfterComma
-            };
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            return self.lex_after_comma(byte, object);
+        if after_item {
+            if byte == b',' {
+                self.pos += 1;
+                self.state = State::ArrayAfterComma;
+                let Some(next) = self.skip_whitespace()? else {
+                    return Err(self.eof_error());
+                };
+                if next == b']' && !self.options.trailing_commas {
+                    return Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"));
+                }
+                byte = next;
+            } else if byte != b']' {
+                return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
+            }
         }
-        let (close, end) = closing(object);
-        if byte == close {
-            return Ok(self.set_pending(end, 1, Payload::None));
+        if byte == b']' {
+            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
         }
-        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
-        Err(self.unexpected_here(codes::EXPECT_COMMA, expected))
+        self.lex_nested_value(byte)
+    }
+
+    /// [`Self::lex_array_slot`] for objects: `}`, or the next key (after a `,` when
+    /// `after_member`), with the key lexer inlined once.
+    #[inline(always)]
+    fn lex_object_slot(&mut self, after_member: bool) -> Result<Entry> {
+        let Some(mut byte) = self.skip_whitespace()? else {
+            return Err(self.eof_error());
+        };
+        if after_member {
+            if byte == b',' {
+                self.pos += 1;
+                self.state = State::ObjectAfterComma;
+                let Some(next) = self.skip_whitespace()? else {
+                    return Err(self.eof_error());
+                };
+                if next == b'}' && !self.options.trailing_commas {
+                    return Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)"));
+                }
+                byte = next;
+            } else if byte != b'}' {
+                return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
+            }
+        }
+        if byte == b'}' {
+            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+        }
+        self.lex_key(byte)
     }
 
     /// After `,` in an object (`object`) or an array, at `byte`: the next key or item, or
@@ -748,26 +767,10 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// [`Self::advance`] in the other states: the first item of a container (again by
-    /// compares), and, by a `match`, the root and the states met only after an error.
+    /// [`Self::advance`] in the other states: the root, and the states met only after an
+    /// error (a token after a comma that failed to lex).
     #[inline(never)]
     fn advance_other(&mut self) -> Result<Entry> {
-        let state = self.state;
-        if state == State::ObjectFirst || state == State::ArrayFirst {
-            let Some(byte) = self.skip_whitespace()? else {
-                return Err(self.eof_error());
-            };
-            if state == State::ObjectFirst {
-                if byte == b'}' {
-                    return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
-                }
-                return self.lex_key(byte);
-            }
-            if byte == b']' {
-                return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-            }
-            return self.lex_nested_value(byte);
-        }
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;

@@ -6,7 +6,7 @@
 //! reader can run them on a window and rerun them after a refill.
 
 use sluice_core::NumberHint;
-use sluice_core::decimal::{Decimal, digits};
+use sluice_core::decimal::{Decimal, digits, short_digit_run};
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -376,6 +376,93 @@ pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
 /// [`scan_number`], inlined into the reader's common path.
 #[inline(always)]
 pub(crate) fn scan_number_inline(bytes: &[u8], at_end: bool) -> NumberScan {
+    if let Some(scan) = scan_short_number(bytes) {
+        return scan;
+    }
+    scan_number_general(bytes, at_end)
+}
+
+/// The shape of most numbers in documents, read from a fixed 32-byte chunk with no loop
+/// over long digit runs: `-`?, an integer part of 1 to 19 digits, then optionally `.` and
+/// 1 to 15 digits (at most 19 digits in all), then a byte that cannot continue a number.
+/// Coordinates (`-65.613616999999977`), prices, counts and ids take it. `None` for
+/// anything else (an exponent, longer digit runs, errors, the end of the slice too close),
+/// which [`scan_number_general`] decides; on what this accepts, both answer the same.
+#[inline(always)]
+fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
+    let chunk = bytes.first_chunk::<32>()?;
+    let negative = chunk[0] == b'-';
+    let int_start = usize::from(negative);
+    let first = chunk[int_start].wrapping_sub(b'0');
+    if first > 9 {
+        return None;
+    }
+    let mut mantissa = u64::from(first);
+    let mut at = int_start + 1;
+    // `0` stands alone (a digit after it is the general path's error). Other integer
+    // parts are mostly short: their first digits one at a time, a longer run in one read.
+    if first != 0 {
+        while at < int_start + 4 {
+            let digit = chunk[at].wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            mantissa = mantissa * 10 + u64::from(digit);
+            at += 1;
+        }
+        if at == int_start + 4 && chunk[at].is_ascii_digit() {
+            // 4 digits read, up to 15 more: at most 19, which fit.
+            let (len, value) = short_digit_run(chunk[at..].first_chunk::<16>()?)?;
+            mantissa = mantissa * POWERS_OF_TEN[len] + value;
+            at += len;
+        }
+    }
+    let mut hint = if negative {
+        NumberHint::NegInteger
+    } else {
+        NumberHint::Integer
+    };
+    let mut exponent = 0;
+    if chunk[at] == b'.' {
+        let (len, value) = short_digit_run(chunk.get(at + 1..)?.first_chunk::<16>()?)?;
+        // More than 19 digits in all (the integer part's `0` counted) would not fit.
+        if at - int_start + len > 19 {
+            return None;
+        }
+        mantissa = mantissa * POWERS_OF_TEN[len] + value;
+        exponent = -i32::try_from(len).ok()?;
+        hint = NumberHint::Float;
+        at += 1 + len;
+    }
+    // An exponent, or a byte that makes the token an error (`1.5.2`, `2x`, `01`).
+    if is_word_byte(*chunk.get(at)?) {
+        return None;
+    }
+    Some(NumberScan::Valid {
+        len: at,
+        hint,
+        value: Some(Decimal {
+            negative,
+            mantissa,
+            exponent,
+        }),
+    })
+}
+
+/// 10^n for the fraction lengths of [`scan_short_number`].
+const POWERS_OF_TEN: [u64; 16] = {
+    let mut table = [1u64; 16];
+    let mut n = 1;
+    while n < 16 {
+        table[n] = table[n - 1] * 10;
+        n += 1;
+    }
+    table
+};
+
+/// The whole grammar of [`scan_number`], for what [`scan_short_number`] leaves.
+#[inline(always)]
+fn scan_number_general(bytes: &[u8], at_end: bool) -> NumberScan {
     // Past the end reads as NUL, which no rule accepts: every path that meets it ends in
     // `invalid` or the final check, and both ask for more when the slice ran out.
     let get = |at: usize| bytes.get(at).copied().unwrap_or(0);
@@ -645,6 +732,71 @@ mod tests {
                 value: decimal(false, 1, 3),
             }
         );
+    }
+
+    #[test]
+    fn the_short_number_path_answers_as_the_general_grammar() {
+        // Every shape near the short path's limits: integer parts of 0 to 9 digits (with
+        // and without a leading zero), fractions of 0 to 17 digits, an exponent or not,
+        // and what may follow (a delimiter, a word byte, a non-ASCII byte, nothing),
+        // padded or not to the 32 bytes the path needs.
+        let mut taken = 0;
+        for sign in ["", "-"] {
+            for int in [
+                "",
+                "0",
+                "00",
+                "01",
+                "7",
+                "10",
+                "1234",
+                "12345",
+                "123456789",
+                "1234567890123456789",
+                "12345678901234567890",
+            ] {
+                let fractions = [None, Some(0), Some(1), Some(7), Some(8), Some(9)]
+                    .into_iter()
+                    .chain((12..=17).map(Some));
+                for fraction_len in fractions {
+                    for tail in ["", "e5", "E-2"] {
+                        for next in [",", "]", " ", "x", ".", "5", "\u{e9}", ""] {
+                            for padding in [0, 40] {
+                                let mut text = format!("{sign}{int}");
+                                if let Some(len) = fraction_len {
+                                    text.push('.');
+                                    text.extend(
+                                        (0..len).map(|i| char::from(b'0' + (i * 3 % 10) as u8)),
+                                    );
+                                }
+                                text.push_str(tail);
+                                text.push_str(next);
+                                text.push_str(&" ".repeat(padding));
+                                let bytes = text.as_bytes();
+                                if let Some(short) = scan_short_number(bytes) {
+                                    taken += 1;
+                                    assert_eq!(short, scan_number_general(bytes, true), "{text:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The common shapes do take the short path (a path that never answered would pass
+        // the comparison above).
+        assert!(taken > 300, "{taken}");
+        for text in [
+            "-65.613616999999977",
+            "0",
+            "-0.0",
+            "123456.123456789012",
+            "42",
+            "1372701600000",
+        ] {
+            let padded = format!("{text},{}", " ".repeat(32));
+            assert!(scan_short_number(padded.as_bytes()).is_some(), "{text}");
+        }
     }
 
     #[test]
