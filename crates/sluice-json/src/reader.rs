@@ -700,56 +700,56 @@ impl<S: Input> JsonReader<S> {
     /// once for arrays (canada.json: every coordinate pair opens an array).
     #[inline(always)]
     fn lex_array_slot(&mut self, after_item: bool) -> Result<Entry> {
-        let Some(mut byte) = self.skip_whitespace()? else {
-            return Err(self.eof_error());
-        };
-        if after_item {
-            if byte == b',' {
-                self.pos += 1;
-                self.state = State::ArrayAfterComma;
-                let Some(next) = self.skip_whitespace()? else {
-                    return Err(self.eof_error());
-                };
-                if next == b']' && !self.options.trailing_commas {
-                    return Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"));
-                }
-                byte = next;
-            } else if byte != b']' {
-                return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `]`"));
-            }
-        }
-        if byte == b']' {
-            return Ok(self.set_pending(Entry::ArrayEnd, 1, Payload::None));
-        }
-        self.lex_nested_value(byte)
+        self.lex_slot(after_item, false)
     }
 
     /// [`Self::lex_array_slot`] for objects: `}`, or the next key (after a `,` when
     /// `after_member`), with the key lexer inlined once.
     #[inline(always)]
     fn lex_object_slot(&mut self, after_member: bool) -> Result<Entry> {
+        self.lex_slot(after_member, true)
+    }
+
+    /// [`Self::lex_array_slot`] and [`Self::lex_object_slot`]: one body, the constant
+    /// `object` folded away where each is inlined.
+    #[inline(always)]
+    fn lex_slot(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
         let Some(mut byte) = self.skip_whitespace()? else {
             return Err(self.eof_error());
         };
-        if after_member {
+        let (close, end) = closing(object);
+        if after_entry {
             if byte == b',' {
                 self.pos += 1;
-                self.state = State::ObjectAfterComma;
+                self.state = if object {
+                    State::ObjectAfterComma
+                } else {
+                    State::ArrayAfterComma
+                };
                 let Some(next) = self.skip_whitespace()? else {
                     return Err(self.eof_error());
                 };
-                if next == b'}' && !self.options.trailing_commas {
-                    return Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)"));
+                if next == close && !self.options.trailing_commas {
+                    return Err(if object {
+                        self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")
+                    } else {
+                        self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")
+                    });
                 }
                 byte = next;
-            } else if byte != b'}' {
-                return Err(self.unexpected_here(codes::EXPECT_COMMA, "`,` or `}`"));
+            } else if byte != close {
+                let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+                return Err(self.unexpected_here(codes::EXPECT_COMMA, expected));
             }
         }
-        if byte == b'}' {
-            return Ok(self.set_pending(Entry::MapEnd, 1, Payload::None));
+        if byte == close {
+            return Ok(self.set_pending(end, 1, Payload::None));
         }
-        self.lex_key(byte)
+        if object {
+            self.lex_key(byte)
+        } else {
+            self.lex_nested_value(byte)
+        }
     }
 
     /// After `,` in an object (`object`) or an array, at `byte`: the next key or item, or
