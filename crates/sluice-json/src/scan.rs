@@ -736,7 +736,7 @@ mod tests {
 
     #[test]
     fn the_short_number_path_answers_as_the_general_grammar() {
-        // Every shape near the short path's limits: integer parts of 0 to 9 digits (with
+        // Every shape near the short path's limits: integer parts of 0 to 20 digits (with
         // and without a leading zero), fractions of 0 to 17 digits, an exponent or not,
         // and what may follow (a delimiter, a word byte, a non-ASCII byte, nothing),
         // padded or not to the 32 bytes the path needs.
