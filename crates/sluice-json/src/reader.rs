@@ -679,11 +679,14 @@ impl<S: Input> JsonReader<S> {
     /// After a key: `:`, then the member's value.
     #[inline(always)]
     fn lex_member_value(&mut self) -> Result<Entry> {
-        let Some(byte) = self.skip_whitespace()? else {
-            return Err(self.eof_error());
-        };
-        if byte != b':' {
-            return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
+        // The `:` mostly follows the key directly, indented or not.
+        if self.input.window().get(self.pos) != Some(&b':') {
+            let Some(byte) = self.skip_whitespace()? else {
+                return Err(self.eof_error());
+            };
+            if byte != b':' {
+                return Err(self.unexpected_here(codes::EXPECT_COLON, "`:`"));
+            }
         }
         self.pos += 1;
         self.state = State::ObjectValue;
@@ -714,10 +717,15 @@ impl<S: Input> JsonReader<S> {
     /// `object` folded away where each is inlined.
     #[inline(always)]
     fn lex_slot(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
-        let Some(mut byte) = self.skip_whitespace()? else {
-            return Err(self.eof_error());
-        };
         let (close, end) = closing(object);
+        // The `,` or the end after an entry mostly follows it directly, indented or not.
+        let mut byte = match self.input.window().get(self.pos) {
+            Some(&byte) if after_entry && (byte == b',' || byte == close) => byte,
+            _ => match self.skip_whitespace()? {
+                Some(byte) => byte,
+                None => return Err(self.eof_error()),
+            },
+        };
         if after_entry {
             if byte == b',' {
                 self.pos += 1;
