@@ -80,7 +80,7 @@ pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
             return (at, value);
         }
         value = value
-            .wrapping_mul(SMALL_POWERS[count])
+            .wrapping_mul(POWERS_OF_TEN[count])
             .wrapping_add(partial_word_value(word, count as u32));
         return (at + count, value);
     }
@@ -95,21 +95,23 @@ pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
     (at, value)
 }
 
-/// The run of ASCII digits that opens `bytes`, when it has 1 to 15 digits: its length and
-/// value, read with two loads and no loop (a number scanner's fraction, such as the
-/// `613616999999977` of `-65.613616999999977`). `None` for no digit or 16 and more, which
-/// [`digits`] reads.
+/// Reads the run of ASCII digits that opens `bytes` into `value` (as `value * 10 + digit`
+/// for each digit, wrapping as [`digits`] does), when the run has 1 to 15 digits: returns
+/// its length and the value. Two loads and no loop, for a number scanner's fraction such as
+/// the `613616999999977` of `-65.613616999999977`. `None` for no digit or 16 and more,
+/// which [`digits`] reads.
 ///
 /// ```
 /// use sluice_core::decimal::short_digit_run;
-/// assert_eq!(short_digit_run(b"613616999999977,"), Some((15, 613_616_999_999_977)));
-/// assert_eq!(short_digit_run(b"5],[-65.61972000"), Some((1, 5)));
-/// assert_eq!(short_digit_run(b"1234567812345678"), None);
-/// assert_eq!(short_digit_run(b",123456781234567"), None);
+/// assert_eq!(short_digit_run(b"613616999999977,", 0), Some((15, 613_616_999_999_977)));
+/// assert_eq!(short_digit_run(b"5],[-65.61972000", 0), Some((1, 5)));
+/// assert_eq!(short_digit_run(b"61361,[-65.61972", 65), Some((5, 6_561_361)));
+/// assert_eq!(short_digit_run(b"1234567812345678", 0), None);
+/// assert_eq!(short_digit_run(b",123456781234567", 0), None);
 /// ```
 #[must_use]
 #[inline(always)]
-pub fn short_digit_run(bytes: &[u8; 16]) -> Option<(usize, u64)> {
+pub fn short_digit_run(bytes: &[u8; 16], value: u64) -> Option<(usize, u64)> {
     let (first, second) = bytes.split_at(8);
     let first = u64::from_le_bytes(first.try_into().ok()?);
     let not_digits = non_digit_bytes(first);
@@ -118,7 +120,10 @@ pub fn short_digit_run(bytes: &[u8; 16]) -> Option<(usize, u64)> {
         if count == 0 {
             return None;
         }
-        return Some((count as usize, partial_word_value(first, count)));
+        let value = value
+            .wrapping_mul(POWERS_OF_TEN[count as usize])
+            .wrapping_add(partial_word_value(first, count));
+        return Some((count as usize, value));
     }
     let second = u64::from_le_bytes(second.try_into().ok()?);
     let not_digits = non_digit_bytes(second);
@@ -126,14 +131,16 @@ pub fn short_digit_run(bytes: &[u8; 16]) -> Option<(usize, u64)> {
         return None;
     }
     let count = not_digits.trailing_zeros() / 8;
-    let value = eight_digits_value(first);
+    let value = value
+        .wrapping_mul(100_000_000)
+        .wrapping_add(eight_digits_value(first));
     if count == 0 {
         return Some((8, value));
     }
-    Some((
-        8 + count as usize,
-        value * SMALL_POWERS[count as usize] + partial_word_value(second, count),
-    ))
+    let value = value
+        .wrapping_mul(POWERS_OF_TEN[count as usize])
+        .wrapping_add(partial_word_value(second, count));
+    Some((8 + count as usize, value))
 }
 
 /// The value of the first `count` (1 to 7) bytes of `word`, all ASCII digits: moved to the
@@ -146,7 +153,7 @@ fn partial_word_value(word: u64, count: u32) -> u64 {
 }
 
 /// 10^n for the digit counts of a partial word.
-const SMALL_POWERS: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+const POWERS_OF_TEN: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
 /// Marks (high bit set) the bytes of `word` that are not ASCII digits. Only the lowest mark
 /// is exact (a carry from a non-digit may mark bytes above it), which is all the digit run
@@ -697,13 +704,16 @@ mod tests {
                 for (i, byte) in bytes.iter_mut().take(len).enumerate() {
                     *byte = b'0' + ((i * 7 + 3) % 10) as u8;
                 }
-                let expected = if (1..16).contains(&len) {
-                    let text = std::str::from_utf8(&bytes[..len]).unwrap();
-                    Some((len, text.parse::<u64>().unwrap()))
-                } else {
-                    None
+                let expected = |before: u64| {
+                    (1..16).contains(&len).then(|| {
+                        let text = std::str::from_utf8(&bytes[..len]).unwrap();
+                        let run = text.parse::<u64>().unwrap();
+                        (len, before * 10u64.pow(len as u32) + run)
+                    })
                 };
-                assert_eq!(short_digit_run(&bytes), expected, "{bytes:?}");
+                assert_eq!(short_digit_run(&bytes, 0), expected(0), "{bytes:?}");
+                // The run continues the value passed in (a number's integer part).
+                assert_eq!(short_digit_run(&bytes, 1234), expected(1234), "{bytes:?}");
             }
         }
     }

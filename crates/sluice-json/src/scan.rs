@@ -412,8 +412,8 @@ fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
         }
         if at == int_start + 4 && chunk[at].is_ascii_digit() {
             // 4 digits read, up to 15 more: at most 19, which fit.
-            let (len, value) = short_digit_run(chunk[at..].first_chunk::<16>()?)?;
-            mantissa = mantissa * POWERS_OF_TEN[len] + value;
+            let (len, value) = short_digit_run(chunk[at..].first_chunk::<16>()?, mantissa)?;
+            mantissa = value;
             at += len;
         }
     }
@@ -424,12 +424,14 @@ fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
     };
     let mut exponent = 0;
     if chunk[at] == b'.' {
-        let (len, value) = short_digit_run(chunk.get(at + 1..)?.first_chunk::<16>()?)?;
-        // More than 19 digits in all (the integer part's `0` counted) would not fit.
+        let fraction = chunk.get(at + 1..)?.first_chunk::<16>()?;
+        let (len, value) = short_digit_run(fraction, mantissa)?;
+        // More than 19 digits in all (the integer part's `0` counted) do not fit: the value
+        // wrapped.
         if at - int_start + len > 19 {
             return None;
         }
-        mantissa = mantissa * POWERS_OF_TEN[len] + value;
+        mantissa = value;
         exponent = -i32::try_from(len).ok()?;
         hint = NumberHint::Float;
         at += 1 + len;
@@ -448,17 +450,6 @@ fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
         }),
     })
 }
-
-/// 10^n for the fraction lengths of [`scan_short_number`].
-const POWERS_OF_TEN: [u64; 16] = {
-    let mut table = [1u64; 16];
-    let mut n = 1;
-    while n < 16 {
-        table[n] = table[n - 1] * 10;
-        n += 1;
-    }
-    table
-};
 
 /// The whole grammar of [`scan_number`], for what [`scan_short_number`] leaves.
 #[inline(always)]
