@@ -165,16 +165,12 @@ pub(crate) fn pump<W: Writer>(
             // The tight loop over every token.
             pipe(reader, writer)?;
         } else {
-            if shape == Shape::IntoArray {
-                writer.write_array_root(None)?;
-            }
-            while reader.peek()? != Entry::Ended {
-                copy_root(reader, writer, shape)?;
-            }
-            if shape == Shape::IntoArray {
-                writer.write_array_end()?;
-            }
-            writer.finish()?;
+            write_shaped(writer, shape, |writer| {
+                while reader.peek()? != Entry::Ended {
+                    copy_root(reader, writer, shape)?;
+                }
+                Ok(())
+            })?;
         }
         reader.finish()
     })
@@ -253,13 +249,25 @@ fn copy_records<S: JsonInput, W: Writer>(
     shape: Shape,
     mut at_record: impl FnMut(usize, usize),
 ) -> SluiceResult<()> {
+    write_shaped(writer, shape, |writer| {
+        while let Some(mut record) = records.next_record()? {
+            at_record(record.offset(), record.line());
+            copy_root(&mut record, writer, shape)?;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `copy_roots`, inside one array with [`Shape::IntoArray`], and finishes the writer.
+fn write_shaped<W: Writer>(
+    writer: &mut W,
+    shape: Shape,
+    copy_roots: impl FnOnce(&mut W) -> SluiceResult<()>,
+) -> SluiceResult<()> {
     if shape == Shape::IntoArray {
         writer.write_array_root(None)?;
     }
-    while let Some(mut record) = records.next_record()? {
-        at_record(record.offset(), record.line());
-        copy_root(&mut record, writer, shape)?;
-    }
+    copy_roots(writer)?;
     if shape == Shape::IntoArray {
         writer.write_array_end()?;
     }
