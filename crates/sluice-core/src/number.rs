@@ -88,7 +88,7 @@ fn is_integer_text(text: &str) -> bool {
 /// The exact value of decimal text with a fraction or an exponent, read as an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Integral {
-    /// The text names this integer exactly (`1.0`, `1e18`, `-25E-1` is not one).
+    /// The text names this integer exactly (`1.0`, `1e18`, `250e-1`; not `-25E-1`, -2.5).
     Exact { negative: bool, magnitude: u128 },
     /// The text has a non-zero fraction (`1.00000000000000001`, `1e-400`).
     Fraction,
