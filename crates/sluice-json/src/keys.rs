@@ -221,6 +221,33 @@ impl KeyTracker {
         self.push(key, 0);
     }
 
+    /// The common case of [`Self::insert`], small enough to inline where keys are read: a
+    /// key at offset `start` of the stable input that the innermost object's filter has
+    /// never seen, in an object below [`SMALL_OBJECT`] keys, is added and `true` returned.
+    /// Anything else returns `false` and changes nothing; [`Self::insert`] then decides.
+    #[inline(always)]
+    pub(crate) fn insert_if_surely_new(&mut self, start: usize, text: &[u8]) -> bool {
+        let Some(frame) = self.frames.last_mut() else {
+            return false;
+        };
+        let print = fingerprint(text);
+        let (word, bit) = filter_bit(print, text.len());
+        let filter = frame.filter[word];
+        // Objects of `SMALL_OBJECT` keys or more (the only ones with a hash index) are
+        // left to `insert`.
+        if filter & bit != 0 || self.entries.len() - frame.first_entry >= SMALL_OBJECT {
+            return false;
+        }
+        frame.filter[word] = filter | bit;
+        self.entries.push(KeyEntry {
+            fingerprint: print,
+            len: text.len(),
+            start,
+            in_input: true,
+        });
+        true
+    }
+
     /// Adds `key` to the innermost object; `false` when the object already has it. `input`
     /// is the stable input that [`KeyBytes::Input`] offsets point into.
     #[inline]
@@ -233,11 +260,10 @@ impl KeyTracker {
         let (word, bit) = filter_bit(print, text.len());
         let maybe_seen = frame.filter[word] & bit != 0;
         frame.filter[word] |= bit;
-        // The common case stays small: a key the filter has never seen, in a small object.
+        // The common case stays small: a key the filter has never seen, in a small object
+        // (the hash index is built only once an object has `SMALL_OBJECT` keys).
         let small = self.entries.len() - frame.first_entry < SMALL_OBJECT;
-        if (maybe_seen || !small || frame.index.is_some())
-            && !self.is_new_slow(text, print, maybe_seen, input)
-        {
+        if (maybe_seen || !small) && !self.is_new_slow(text, print, maybe_seen, input) {
             return false;
         }
         self.push(key, print);
@@ -404,6 +430,36 @@ mod tests {
         }
         assert_ne!(fingerprint(b"abcdefg"), fingerprint(b"abcdefh"));
         assert_ne!(fingerprint(b"abcd"), fingerprint(b"abce"));
+    }
+
+    #[test]
+    fn the_inline_path_adds_only_keys_that_are_surely_new_and_otherwise_changes_nothing() {
+        let input = b"abcabc";
+        let mut keys = KeyTracker::default();
+        assert!(
+            !keys.insert_if_surely_new(0, b"abc"),
+            "no object is open: left to `insert`"
+        );
+        keys.open();
+        assert!(keys.insert_if_surely_new(0, &input[..3]));
+        let before = (keys.entries.len(), keys.frames[0].filter);
+        assert!(
+            !keys.insert_if_surely_new(3, &input[3..]),
+            "a duplicate is never added"
+        );
+        assert_eq!((keys.entries.len(), keys.frames[0].filter), before);
+        assert!(
+            !keys.insert(KeyBytes::Input(3, &input[3..]), input),
+            "`insert` sees the key the inline path added"
+        );
+        // From `SMALL_OBJECT` keys on, every key goes to `insert` (and its hash index).
+        for i in 1..SMALL_OBJECT {
+            assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
+        }
+        assert!(!keys.insert_if_surely_new(0, b"new"));
+        assert_eq!(keys.entries.len(), SMALL_OBJECT);
+        assert!(keys.insert(KeyBytes::Copy(b"new"), input));
+        assert!(!keys.insert(KeyBytes::Copy(b"new"), input));
     }
 
     #[test]

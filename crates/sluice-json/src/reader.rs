@@ -1603,7 +1603,7 @@ impl<S: Input> JsonReader<S> {
         let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
         let start = self.pos;
         if pending.entry == Entry::Name {
-            self.track_key(pending.len)?;
+            self.track_key(pending)?;
             let offset = self.input.offset();
             self.span_start = offset + start;
             self.span_len = pending.len;
@@ -1637,14 +1637,26 @@ impl<S: Input> JsonReader<S> {
     /// Records the pending key (`len` bytes at `pos`, still pending): in its frame for the
     /// error path (`LastWins` over a stable input), or in the key tracker, which checks
     /// for duplicates.
+    ///
+    /// Over a stable input with duplicate detection on (the default reader over a slice),
+    /// a key its object has surely not seen yet is recorded in line; the rest goes through
+    /// [`Self::track_key_slow`].
     #[inline(always)]
-    fn track_key(&mut self, len: usize) -> Result<()> {
+    fn track_key(&mut self, pending: Pending) -> Result<()> {
         if self.keys_in_frames() {
             let at = self.input.offset() + self.pos;
             if let Some(frame) = self.frames.last_mut() {
                 frame.key_at = at;
-                frame.key_len = len;
+                frame.key_len = pending.len;
             }
+            return Ok(());
+        }
+        if self.options.duplicate_keys == DuplicateKeys::Error
+            && self.input.is_stable()
+            && let Payload::Borrowed(from, to, _) = pending.payload
+            && let Some(text) = self.input.window().get(self.pos + from..self.pos + to)
+            && self.keys.insert_if_surely_new(self.pos + from, text)
+        {
             return Ok(());
         }
         self.track_key_slow()
@@ -1779,7 +1791,7 @@ impl<S: Input> JsonReader<S> {
             Entry::String | Entry::Name => {
                 self.check_string(pending.payload)?;
                 if pending.entry == Entry::Name {
-                    self.track_key(pending.len)?;
+                    self.track_key(pending)?;
                 }
             }
             _ => {}
