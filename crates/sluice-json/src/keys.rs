@@ -222,14 +222,15 @@ impl KeyTracker {
     }
 
     /// The common case of [`Self::insert`], small enough to inline where keys are read: a
-    /// key at offset `start` of the stable input that the innermost object's filter has
-    /// never seen, in an object below [`SMALL_OBJECT`] keys, is added and `true` returned.
-    /// Anything else returns `false` and changes nothing; [`Self::insert`] then decides.
+    /// key that the innermost object's filter has never seen, in an object below
+    /// [`SMALL_OBJECT`] keys, is added and `true` returned. Anything else returns `false`
+    /// and changes nothing; [`Self::insert`] then decides.
     #[inline(always)]
-    pub(crate) fn insert_if_surely_new(&mut self, start: usize, text: &[u8]) -> bool {
+    pub(crate) fn insert_if_surely_new(&mut self, key: KeyBytes<'_>) -> bool {
         let Some(frame) = self.frames.last_mut() else {
             return false;
         };
+        let text = key.bytes();
         let print = fingerprint(text);
         let (word, bit) = filter_bit(print, text.len());
         let filter = frame.filter[word];
@@ -239,12 +240,7 @@ impl KeyTracker {
             return false;
         }
         frame.filter[word] = filter | bit;
-        self.entries.push(KeyEntry {
-            fingerprint: print,
-            len: text.len(),
-            start,
-            in_input: true,
-        });
+        self.push(key, print);
         true
     }
 
@@ -437,14 +433,14 @@ mod tests {
         let input = b"abcabc";
         let mut keys = KeyTracker::default();
         assert!(
-            !keys.insert_if_surely_new(0, b"abc"),
+            !keys.insert_if_surely_new(KeyBytes::Input(0, &input[..3])),
             "no object is open: left to `insert`"
         );
         keys.open();
-        assert!(keys.insert_if_surely_new(0, &input[..3]));
+        assert!(keys.insert_if_surely_new(KeyBytes::Input(0, &input[..3])));
         let before = (keys.entries.len(), keys.frames[0].filter);
         assert!(
-            !keys.insert_if_surely_new(3, &input[3..]),
+            !keys.insert_if_surely_new(KeyBytes::Copy(b"abc")),
             "a duplicate is never added"
         );
         assert_eq!((keys.entries.len(), keys.frames[0].filter), before);
@@ -452,11 +448,13 @@ mod tests {
             !keys.insert(KeyBytes::Input(3, &input[3..]), input),
             "`insert` sees the key the inline path added"
         );
+        assert!(keys.insert_if_surely_new(KeyBytes::Copy(b"copied")));
+        assert!(!keys.insert(KeyBytes::Copy(b"copied"), input));
         // From `SMALL_OBJECT` keys on, every key goes to `insert` (and its hash index).
-        for i in 1..SMALL_OBJECT {
+        for i in 2..SMALL_OBJECT {
             assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
         }
-        assert!(!keys.insert_if_surely_new(0, b"new"));
+        assert!(!keys.insert_if_surely_new(KeyBytes::Copy(b"new")));
         assert_eq!(keys.entries.len(), SMALL_OBJECT);
         assert!(keys.insert(KeyBytes::Copy(b"new"), input));
         assert!(!keys.insert(KeyBytes::Copy(b"new"), input));

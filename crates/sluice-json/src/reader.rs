@@ -1638,8 +1638,8 @@ impl<S: Input> JsonReader<S> {
     /// error path (`LastWins` over a stable input), or in the key tracker, which checks
     /// for duplicates.
     ///
-    /// Over a stable input with duplicate detection on (the default reader over a slice),
-    /// a key its object has surely not seen yet is recorded in line; the rest goes through
+    /// With duplicate detection on (the default), a key without escapes that its object has
+    /// surely not seen yet is recorded in line; the rest goes through
     /// [`Self::track_key_slow`].
     #[inline(always)]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
@@ -1652,12 +1652,17 @@ impl<S: Input> JsonReader<S> {
             return Ok(());
         }
         if self.options.duplicate_keys == DuplicateKeys::Error
-            && self.input.is_stable()
             && let Payload::Borrowed(from, to, _) = pending.payload
             && let Some(text) = self.input.window().get(self.pos + from..self.pos + to)
-            && self.keys.insert_if_surely_new(self.pos + from, text)
         {
-            return Ok(());
+            let key = if self.input.is_stable() {
+                KeyBytes::Input(self.pos + from, text)
+            } else {
+                KeyBytes::Copy(text)
+            };
+            if self.keys.insert_if_surely_new(key) {
+                return Ok(());
+            }
         }
         self.track_key_slow()
     }
