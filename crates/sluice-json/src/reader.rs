@@ -1634,7 +1634,7 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Records the pending key (`len` bytes at `pos`, still pending): in its frame for the
+    /// Records the key token `pending` (at `pos`, not yet consumed): in its frame for the
     /// error path (`LastWins` over a stable input), or in the key tracker, which checks
     /// for duplicates.
     ///
