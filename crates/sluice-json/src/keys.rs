@@ -221,32 +221,13 @@ impl KeyTracker {
         self.push(key, 0);
     }
 
-    /// The common case of [`Self::insert`], small enough to inline where keys are read: a
-    /// key that the innermost object's filter has never seen, in an object below
-    /// [`SMALL_OBJECT`] keys, is added and `true` returned. Anything else returns `false`
-    /// and changes nothing; [`Self::insert`] then decides.
-    #[inline(always)]
-    pub(crate) fn insert_if_surely_new(&mut self, key: KeyBytes<'_>) -> bool {
-        let Some(frame) = self.frames.last_mut() else {
-            return false;
-        };
-        let text = key.bytes();
-        let print = fingerprint(text);
-        let (word, bit) = filter_bit(print, text.len());
-        let filter = frame.filter[word];
-        // Objects of `SMALL_OBJECT` keys or more (the only ones with a hash index) are
-        // left to `insert`.
-        if filter & bit != 0 || self.entries.len() - frame.first_entry >= SMALL_OBJECT {
-            return false;
-        }
-        frame.filter[word] = filter | bit;
-        self.push(key, print);
-        true
-    }
-
     /// Adds `key` to the innermost object; `false` when the object already has it. `input`
     /// is the stable input that [`KeyBytes::Input`] offsets point into.
-    #[inline]
+    ///
+    /// Inlined where keys are read: the common case (a key the object's filter has never
+    /// seen, in an object below [`SMALL_OBJECT`] keys) is a fingerprint, one filter test and
+    /// one entry pushed, with no call; the rest is [`Self::is_new_slow`], out of line.
+    #[inline(always)]
     pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: &[u8]) -> bool {
         let Some(frame) = self.frames.last_mut() else {
             return true;
@@ -429,35 +410,35 @@ mod tests {
     }
 
     #[test]
-    fn the_inline_path_adds_only_keys_that_are_surely_new_and_otherwise_changes_nothing() {
+    fn keys_past_the_filter_and_the_small_object_limit_go_to_the_slow_path_and_stay_exact() {
         let input = b"abcabc";
         let mut keys = KeyTracker::default();
         assert!(
-            !keys.insert_if_surely_new(KeyBytes::Input(0, &input[..3])),
-            "no object is open: left to `insert`"
+            keys.insert(KeyBytes::Input(0, &input[..3]), input),
+            "no object is open: nothing to check"
         );
         keys.open();
-        assert!(keys.insert_if_surely_new(KeyBytes::Input(0, &input[..3])));
-        let before = (keys.entries.len(), keys.frames[0].filter);
+        assert!(keys.insert(KeyBytes::Input(0, &input[..3]), input));
+        let filter = keys.frames[0].filter;
         assert!(
-            !keys.insert_if_surely_new(KeyBytes::Copy(b"abc")),
-            "a duplicate is never added"
+            !keys.insert(KeyBytes::Copy(b"abc"), input),
+            "a copied duplicate of a key in the input"
         );
-        assert_eq!((keys.entries.len(), keys.frames[0].filter), before);
-        assert!(
-            !keys.insert(KeyBytes::Input(3, &input[3..]), input),
-            "`insert` sees the key the inline path added"
-        );
-        assert!(keys.insert_if_surely_new(KeyBytes::Copy(b"copied")));
+        assert_eq!(keys.entries.len(), 1, "a duplicate is never added");
+        assert_eq!(keys.frames[0].filter, filter);
+        assert!(!keys.insert(KeyBytes::Input(3, &input[3..]), input));
+        assert!(keys.insert(KeyBytes::Copy(b"copied"), input));
         assert!(!keys.insert(KeyBytes::Copy(b"copied"), input));
-        // From `SMALL_OBJECT` keys on, every key goes to `insert` (and its hash index).
+        // From `SMALL_OBJECT` keys on, every key goes to the slow path (and its hash index).
         for i in 2..SMALL_OBJECT {
             assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
         }
-        assert!(!keys.insert_if_surely_new(KeyBytes::Copy(b"new")));
         assert_eq!(keys.entries.len(), SMALL_OBJECT);
+        assert!(keys.frames[0].index.is_none());
         assert!(keys.insert(KeyBytes::Copy(b"new"), input));
+        assert!(keys.frames[0].index.is_some());
         assert!(!keys.insert(KeyBytes::Copy(b"new"), input));
+        assert!(!keys.insert(KeyBytes::Input(0, &input[..3]), input));
     }
 
     #[test]

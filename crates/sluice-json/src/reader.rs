@@ -1638,9 +1638,9 @@ impl<S: Input> JsonReader<S> {
     /// error path (`LastWins` over a stable input), or in the key tracker, which checks
     /// for duplicates.
     ///
-    /// With duplicate detection on (the default), a key without escapes that its object has
-    /// surely not seen yet is recorded in line; the rest goes through
-    /// [`Self::track_key_slow`].
+    /// With duplicate detection on (the default), a key without escapes goes straight to the
+    /// tracker's inlined [`KeyTracker::insert`]; escaped keys and `LastWins` over a moving
+    /// input go through [`Self::track_key_slow`].
     #[inline(always)]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
         if self.keys_in_frames() {
@@ -1660,16 +1660,18 @@ impl<S: Input> JsonReader<S> {
             } else {
                 KeyBytes::Copy(text)
             };
-            if self.keys.insert_if_surely_new(key) {
+            if self.keys.insert(key, self.input.window()) {
                 return Ok(());
             }
+            return Err(self.duplicate_key_error(text, pending.len));
         }
         self.track_key_slow()
     }
 
-    /// [`Self::track_key`] through the key tracker. It reads the pending token itself
-    /// rather than taking it as an argument, which would make every caller copy it to the
-    /// stack, on the fast path too.
+    /// [`Self::track_key`] for the keys it does not handle in line: decoded keys (escapes),
+    /// and every key with `LastWins` over a moving input. Both are copied into the tracker.
+    /// It reads the pending token itself rather than taking it as an argument, which would
+    /// make every caller copy it to the stack, on the fast path too.
     #[inline(never)]
     fn track_key_slow(&mut self) -> Result<()> {
         let Some(pending) = self.pending else {
@@ -1677,10 +1679,6 @@ impl<S: Input> JsonReader<S> {
         };
         let window = self.input.window();
         let key = match pending.payload {
-            Payload::Borrowed(from, to, _) if self.input.is_stable() => {
-                let start = self.pos + from;
-                KeyBytes::Input(start, &window[start..self.pos + to])
-            }
             Payload::Borrowed(from, to, _) => {
                 KeyBytes::Copy(&window[self.pos + from..self.pos + to])
             }
@@ -1696,20 +1694,19 @@ impl<S: Input> JsonReader<S> {
                     return Ok(());
                 }
                 let name = match key {
-                    KeyBytes::Input(_, bytes) | KeyBytes::Copy(bytes) => {
-                        String::from_utf8_lossy(bytes).into_owned()
-                    }
+                    KeyBytes::Input(_, bytes) | KeyBytes::Copy(bytes) => bytes,
                 };
-                Err(self.duplicate_key_error(&name, pending.len))
+                Err(self.duplicate_key_error(name, pending.len))
             }
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn duplicate_key_error(&self, name: &str, len: usize) -> Error {
+    fn duplicate_key_error(&self, name: &[u8], len: usize) -> Error {
+        let name = String::from_utf8_lossy(name);
         let mut path = self.path();
-        path.push_key(name.to_owned());
+        path.push_key(name.clone().into_owned());
         let err = self.error_at(
             codes::DUPLICATE_KEY,
             format!("duplicate key {name:?} in an object"),
