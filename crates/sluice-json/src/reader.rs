@@ -882,8 +882,7 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
         if byte == b'"' {
-            let (payload, len) = self.lex_quoted()?;
-            return Ok(self.set_pending(Entry::String, len, payload));
+            return self.lex_quoted(Entry::String);
         }
         if byte.wrapping_sub(b'0') < 10 || byte == b'-' {
             return self.lex_number();
@@ -928,10 +927,7 @@ impl<S: Input> JsonReader<S> {
     fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b't' | b'f' | b'n' => self.lex_literal(),
-            b'\'' if self.options.single_quotes => {
-                let (payload, len) = self.lex_string(b'\'')?;
-                Ok(self.set_pending(Entry::String, len, payload))
-            }
+            b'\'' if self.options.single_quotes => self.lex_string_token(b'\'', Entry::String),
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
         }
@@ -962,14 +958,8 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
-            b'"' => {
-                let (payload, len) = self.lex_quoted()?;
-                Ok(self.set_pending(Entry::Name, len, payload))
-            }
-            b'\'' if self.options.single_quotes => {
-                let (payload, len) = self.lex_string(b'\'')?;
-                Ok(self.set_pending(Entry::Name, len, payload))
-            }
+            b'"' => self.lex_quoted(Entry::Name),
+            b'\'' if self.options.single_quotes => self.lex_string_token(b'\'', Entry::Name),
             _ if self.options.unquoted_keys && is_ident_start(byte) => self.lex_identifier(),
             _ => Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")),
         }
@@ -1229,20 +1219,35 @@ impl<S: Input> JsonReader<S> {
 
     /// Lexes a `"`-quoted string at `pos`: a short one (closed within the 32 bytes after
     /// the quote, without escapes) right here, any other by [`Self::lex_string`].
+    ///
+    /// Both paths store the token as pending themselves (`entry` is [`Entry::String`] or
+    /// [`Entry::Name`]) rather than returning its payload to the caller: a payload returned
+    /// from two paths is copied through the stack at the point where they meet, byte range by
+    /// byte range, and reading back a range that was stored in smaller pieces stalls the
+    /// processor (on twitter.json those copies took about a third of the read's time).
     #[inline(always)]
-    fn lex_quoted(&mut self) -> Result<(Payload, usize)> {
+    fn lex_quoted(&mut self, entry: Entry) -> Result<Entry> {
         if let Some(chunk) = self.rest().get(1..).and_then(<[u8]>::first_chunk::<32>)
             && let Some((at, non_ascii)) = scan::short_string_end(chunk)
         {
             let proven = !non_ascii || self.input.known_utf8();
-            return Ok((Payload::Borrowed(1, at + 1, proven), at + 2));
+            return Ok(self.set_pending(entry, at + 2, Payload::Borrowed(1, at + 1, proven)));
         }
-        self.lex_string(b'"')
+        self.lex_string_token(b'"', entry)
+    }
+
+    /// Lexes a string whose opening `quote` is at `pos` and stores it as the pending
+    /// `entry` (see [`Self::lex_quoted`] for why it does not return the payload). Not
+    /// inlined: it would weigh on the registers of every token.
+    #[inline(never)]
+    fn lex_string_token(&mut self, quote: u8, entry: Entry) -> Result<Entry> {
+        let (payload, len) = self.lex_string(quote)?;
+        Ok(self.set_pending(entry, len, payload))
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
-    /// the token length. Not inlined: it would weigh on the registers of every token.
-    #[inline(never)]
+    /// the token length.
+    #[inline(always)]
     fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
         let mut at = 1;
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
