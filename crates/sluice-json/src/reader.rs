@@ -891,6 +891,11 @@ impl<S: Input> JsonReader<S> {
         if byte | 0x20 == b'{' {
             return self.lex_container(byte);
         }
+        // Literals are common in records (flags, absent fields): lexed here too, without
+        // the out-of-line call and its jump on the byte.
+        if let b't' | b'f' | b'n' = byte {
+            return self.lex_literal();
+        }
         self.lex_other_value(byte)
     }
 
@@ -921,12 +926,11 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
-    /// [`Self::lex_nested_value`] for literals, JSON5 spellings and errors (strings,
-    /// numbers and containers never come here).
+    /// [`Self::lex_nested_value`] for JSON5 spellings and errors (strings, numbers,
+    /// containers and literals never come here).
     #[inline(never)]
     fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
-            b't' | b'f' | b'n' => self.lex_literal(),
             b'\'' if self.options.single_quotes => self.lex_string_token(b'\'', Entry::String),
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
@@ -966,7 +970,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes `true`, `false` or `null` (and JSON5 words handled by the number lexer).
-    #[inline]
+    #[inline(always)]
     fn lex_literal(&mut self) -> Result<Entry> {
         // The common case: the whole word and the byte after it are in the window.
         let rest = self.rest();
