@@ -94,6 +94,20 @@ struct Frame {
     key_len: usize,
 }
 
+/// What the lexer's out-of-line functions return: the entry, or [`Deferred`] when they
+/// failed, their error left in [`JsonReader::deferred`].
+///
+/// A `Result<Entry>` does not fit in the two registers a function returns, so a call
+/// returning one writes it to the caller's stack. The lexer's paths all meet where the
+/// consumer matches on the entry: with one such call among them, the compiler merges every
+/// path's entry through that stack slot, and each token's dispatch waits on a store and a
+/// reload. `Lexed` is returned in a register, and the merge stays in registers.
+type Lexed = std::result::Result<Entry, Deferred>;
+
+/// The error of a [`Lexed`] result is in [`JsonReader::deferred`].
+#[derive(Debug)]
+struct Deferred;
+
 /// Counts line breaks before a position, lazily, for NDJSON record line numbers.
 #[derive(Debug, Default, Clone, Copy)]
 struct LineCounter {
@@ -162,6 +176,8 @@ pub struct JsonReader<S> {
     records: bool,
     lines: LineCounter,
     bom_checked: bool,
+    /// The error of the last out-of-line lexer function that failed (see [`Lexed`]).
+    deferred: Option<Error>,
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {
@@ -242,6 +258,7 @@ impl<S: Input> JsonReader<S> {
             records: false,
             lines: LineCounter::default(),
             bom_checked: false,
+            deferred: None,
         }
     }
 
@@ -673,7 +690,8 @@ impl<S: Input> JsonReader<S> {
         if state == State::ObjectNext || state == State::ObjectFirst {
             return self.lex_object_slot(state == State::ObjectNext);
         }
-        self.advance_other()
+        let lexed = self.advance_other();
+        self.resume(lexed)
     }
 
     /// After a key: `:`, then the member's value.
@@ -778,7 +796,13 @@ impl<S: Input> JsonReader<S> {
     /// [`Self::advance`] in the other states: the root, and the states met only after an
     /// error (a token after a comma that failed to lex).
     #[inline(never)]
-    fn advance_other(&mut self) -> Result<Entry> {
+    fn advance_other(&mut self) -> Lexed {
+        let result = self.advance_other_body();
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn advance_other_body(&mut self) -> Result<Entry> {
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -856,6 +880,28 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
+    /// Turns an out-of-line function's result into a [`Lexed`], keeping the error aside.
+    #[inline(always)]
+    fn defer(&mut self, result: Result<Entry>) -> Lexed {
+        result.map_err(|err| {
+            self.deferred = Some(err);
+            Deferred
+        })
+    }
+
+    /// The [`Result`] of a [`Lexed`], taking back the error kept aside.
+    #[inline(always)]
+    fn resume(&mut self, lexed: Lexed) -> Result<Entry> {
+        lexed.map_err(|Deferred| self.resume_error())
+    }
+
+    #[cold]
+    fn resume_error(&mut self) -> Error {
+        self.deferred
+            .take()
+            .unwrap_or_else(|| Error::custom("the lexer failed without an error"))
+    }
+
     #[inline(always)]
     fn set_pending(&mut self, entry: Entry, len: usize, payload: Payload) -> Entry {
         self.pending = Some(Pending {
@@ -896,7 +942,8 @@ impl<S: Input> JsonReader<S> {
         if let b't' | b'f' | b'n' = byte {
             return self.lex_literal();
         }
-        self.lex_other_value(byte)
+        let lexed = self.lex_other_value(byte);
+        self.resume(lexed)
     }
 
     /// Opens an array or object at `pos` (which holds `byte`, `[` or `{`).
@@ -929,9 +976,18 @@ impl<S: Input> JsonReader<S> {
     /// [`Self::lex_nested_value`] for JSON5 spellings and errors (strings, numbers,
     /// containers and literals never come here).
     #[inline(never)]
-    fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
+    fn lex_other_value(&mut self, byte: u8) -> Lexed {
+        let result = self.lex_other_value_body(byte);
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn lex_other_value_body(&mut self, byte: u8) -> Result<Entry> {
         match byte {
-            b'\'' if self.options.single_quotes => self.lex_string_token(b'\'', Entry::String),
+            b'\'' if self.options.single_quotes => {
+                let lexed = self.lex_string_token(b'\'', Entry::String);
+                self.resume(lexed)
+            }
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
         }
@@ -963,8 +1019,14 @@ impl<S: Input> JsonReader<S> {
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => self.lex_quoted(Entry::Name),
-            b'\'' if self.options.single_quotes => self.lex_string_token(b'\'', Entry::Name),
-            _ if self.options.unquoted_keys && is_ident_start(byte) => self.lex_identifier(),
+            b'\'' if self.options.single_quotes => {
+                let lexed = self.lex_string_token(b'\'', Entry::Name);
+                self.resume(lexed)
+            }
+            _ if self.options.unquoted_keys && is_ident_start(byte) => {
+                let lexed = self.lex_identifier();
+                self.resume(lexed)
+            }
             _ => Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")),
         }
     }
@@ -978,17 +1040,29 @@ impl<S: Input> JsonReader<S> {
             [b't', b'r', b'u', b'e', ..] => (Entry::Bool, Payload::Bool(true), 4),
             [b'f', b'a', b'l', b's', b'e', ..] => (Entry::Bool, Payload::Bool(false), 5),
             [b'n', b'u', b'l', b'l', ..] => (Entry::Null, Payload::None, 4),
-            _ => return self.lex_literal_slow(),
+            _ => {
+                let lexed = self.lex_literal_slow();
+                return self.resume(lexed);
+            }
         };
         match rest.get(len) {
             Some(&next) if !scan::is_word_byte(next) => Ok(self.set_pending(entry, len, payload)),
-            _ => self.lex_literal_slow(),
+            _ => {
+                let lexed = self.lex_literal_slow();
+                self.resume(lexed)
+            }
         }
     }
 
     /// [`Self::lex_literal`] for words cut by the end of the window, and errors.
     #[inline(never)]
-    fn lex_literal_slow(&mut self) -> Result<Entry> {
+    fn lex_literal_slow(&mut self) -> Lexed {
+        let result = self.lex_literal_slow_body();
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn lex_literal_slow_body(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let rest = self.rest();
         let (entry, payload) = match &rest[..len] {
@@ -1017,7 +1091,14 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a JSON5 identifier key.
-    fn lex_identifier(&mut self) -> Result<Entry> {
+    #[inline(never)]
+    fn lex_identifier(&mut self) -> Lexed {
+        let result = self.lex_identifier_body();
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn lex_identifier_body(&mut self) -> Result<Entry> {
         let mut at = 0;
         loop {
             if !self.ensure(at, 1)? {
@@ -1057,19 +1138,27 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn lex_number(&mut self) -> Result<Entry> {
         if self.options.json5_numbers {
-            return self.lex_json5_number();
+            let lexed = self.lex_json5_number();
+            return self.resume(lexed);
         }
         // The common case, with the scanner inlined so its result stays in registers.
         if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
         {
             return Ok(self.set_pending(Entry::Number(hint), len, Payload::Number(hint, value)));
         }
-        self.lex_number_slow()
+        let lexed = self.lex_number_slow();
+        self.resume(lexed)
     }
 
     /// [`Self::lex_number`] for numbers cut by the end of the window, and errors.
     #[inline(never)]
-    fn lex_number_slow(&mut self) -> Result<Entry> {
+    fn lex_number_slow(&mut self) -> Lexed {
+        let result = self.lex_number_slow_body();
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn lex_number_slow_body(&mut self) -> Result<Entry> {
         loop {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
@@ -1115,7 +1204,14 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// JSON5 numbers: converted to typed numbers or normalized JSON text.
-    fn lex_json5_number(&mut self) -> Result<Entry> {
+    #[inline(never)]
+    fn lex_json5_number(&mut self) -> Lexed {
+        let result = self.lex_json5_number_body();
+        self.defer(result)
+    }
+
+    #[inline(always)]
+    fn lex_json5_number_body(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let text = &self.rest()[..len];
         let (negative, body) = match text.first() {
@@ -1237,16 +1333,19 @@ impl<S: Input> JsonReader<S> {
             let proven = !non_ascii || self.input.known_utf8();
             return Ok(self.set_pending(entry, at + 2, Payload::Borrowed(1, at + 1, proven)));
         }
-        self.lex_string_token(b'"', entry)
+        let lexed = self.lex_string_token(b'"', entry);
+        self.resume(lexed)
     }
 
     /// Lexes a string whose opening `quote` is at `pos` and stores it as the pending
     /// `entry` (see [`Self::lex_quoted`] for why it does not return the payload). Not
     /// inlined: it would weigh on the registers of every token.
     #[inline(never)]
-    fn lex_string_token(&mut self, quote: u8, entry: Entry) -> Result<Entry> {
-        let (payload, len) = self.lex_string(quote)?;
-        Ok(self.set_pending(entry, len, payload))
+    fn lex_string_token(&mut self, quote: u8, entry: Entry) -> Lexed {
+        let result = self
+            .lex_string(quote)
+            .map(|(payload, len)| self.set_pending(entry, len, payload));
+        self.defer(result)
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and

@@ -503,3 +503,33 @@ fn peeked_tells_the_looked_at_token_until_it_is_read() {
     assert_eq!(broken.peek().unwrap_err().code(), codes::EXPECT_COMMA);
     assert_eq!(broken.peeked(), None);
 }
+
+/// The lexer's rarer paths run out of line and hand their errors back aside from the entry
+/// they return: each still reports its own code and span, on every input path, and a
+/// success read after such an error on another reader is unaffected.
+#[test]
+fn errors_of_the_out_of_line_lexer_paths_keep_their_codes_and_spans() {
+    let o = strict();
+    let json5 = JsonOptions::json5();
+    // A literal cut by the end of the input, and a word that is no literal.
+    assert_error(b"[nul", &o, codes::UNEXPECTED_TOKEN, (1, 4));
+    assert_error(b"[nulls]", &o, codes::UNEXPECTED_TOKEN, (1, 6));
+    // A byte that starts no value.
+    assert_error(b"[1,?]", &o, codes::UNEXPECTED_TOKEN, (3, 4));
+    // A number cut by the end of the input, and one too close to it for the short path.
+    assert_error(b"[-", &o, codes::INVALID_NUMBER, (1, 2));
+    assert_error(b"[1e+]", &o, codes::INVALID_NUMBER, (1, 4));
+    // A string longer than the in-line search, never closed.
+    let mut long = b"[\"".to_vec();
+    long.extend_from_slice(&[b'x'; 40]);
+    assert_error(&long, &o, codes::UNCLOSED_STRING, (1, 42));
+    // At the root, after a root value.
+    assert_error(b"[] 1", &o, codes::TRAILING_TOKEN, (3, 4));
+    // JSON5: a single-quoted string never closed, a bad identifier key, a bad number.
+    assert_error(b"['abc", &json5, codes::UNCLOSED_STRING, (1, 5));
+    assert_error(b"{1: 2}", &json5, codes::EXPECT_KEY, (1, 2));
+    assert_error(b"[+x]", &json5, codes::INVALID_NUMBER, (1, 3));
+    // The same paths succeed where the input is valid.
+    let valid = read_slice(b"{a: 'text', b: +1, c: [null, true, false, 0x10]}", &json5).unwrap();
+    assert_eq!(valid.len(), 13);
+}
