@@ -94,8 +94,8 @@ struct Frame {
     key_len: usize,
 }
 
-/// What the lexer's out-of-line functions return: the entry, or [`Deferred`] when they
-/// failed, their error left in [`JsonReader::deferred`].
+/// What the lexer's out-of-line paths return (see [`JsonReader::out_of_line`]): the entry,
+/// or [`Deferred`] when they failed, their error left in [`JsonReader::deferred`].
 ///
 /// A `Result<Entry>` does not fit in the two registers a function returns, so a call
 /// returning one writes it to the caller's stack. The lexer's paths all meet where the
@@ -176,7 +176,7 @@ pub struct JsonReader<S> {
     records: bool,
     lines: LineCounter,
     bom_checked: bool,
-    /// The error of the last out-of-line lexer function that failed (see [`Lexed`]).
+    /// The error of the last out-of-line lexer path that failed (see [`Lexed`]).
     deferred: Option<Error>,
 }
 
@@ -690,8 +690,7 @@ impl<S: Input> JsonReader<S> {
         if state == State::ObjectNext || state == State::ObjectFirst {
             return self.lex_object_slot(state == State::ObjectNext);
         }
-        let lexed = self.advance_other();
-        self.resume(lexed)
+        self.out_of_line(Self::advance_other)
     }
 
     /// After a key: `:`, then the member's value.
@@ -795,14 +794,8 @@ impl<S: Input> JsonReader<S> {
 
     /// [`Self::advance`] in the other states: the root, and the states met only after an
     /// error (a token after a comma that failed to lex).
-    #[inline(never)]
-    fn advance_other(&mut self) -> Lexed {
-        let result = self.advance_other_body();
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn advance_other_body(&mut self) -> Result<Entry> {
+    fn advance_other(&mut self) -> Result<Entry> {
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -880,19 +873,22 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
-    /// Turns an out-of-line function's result into a [`Lexed`], keeping the error aside.
+    /// Runs `lex`, a rare path of the lexer (long strings, literals and numbers cut by the
+    /// end of a window, JSON5 spellings, the root, errors), in a function of its own that
+    /// returns a [`Lexed`], so the entry reaches the caller in a register.
     #[inline(always)]
-    fn defer(&mut self, result: Result<Entry>) -> Lexed {
-        result.map_err(|err| {
+    fn out_of_line(&mut self, lex: impl FnOnce(&mut Self) -> Result<Entry>) -> Result<Entry> {
+        self.run_out_of_line(lex)
+            .map_err(|Deferred| self.resume_error())
+    }
+
+    /// [`Self::out_of_line`]'s call: one function for each `lex`, never inlined.
+    #[inline(never)]
+    fn run_out_of_line(&mut self, lex: impl FnOnce(&mut Self) -> Result<Entry>) -> Lexed {
+        lex(self).map_err(|err| {
             self.deferred = Some(err);
             Deferred
         })
-    }
-
-    /// The [`Result`] of a [`Lexed`], taking back the error kept aside.
-    #[inline(always)]
-    fn resume(&mut self, lexed: Lexed) -> Result<Entry> {
-        lexed.map_err(|Deferred| self.resume_error())
     }
 
     #[cold]
@@ -942,8 +938,7 @@ impl<S: Input> JsonReader<S> {
         if let b't' | b'f' | b'n' = byte {
             return self.lex_literal();
         }
-        let lexed = self.lex_other_value(byte);
-        self.resume(lexed)
+        self.out_of_line(|reader| reader.lex_other_value(byte))
     }
 
     /// Opens an array or object at `pos` (which holds `byte`, `[` or `{`).
@@ -975,18 +970,11 @@ impl<S: Input> JsonReader<S> {
 
     /// [`Self::lex_nested_value`] for JSON5 spellings and errors (strings, numbers,
     /// containers and literals never come here).
-    #[inline(never)]
-    fn lex_other_value(&mut self, byte: u8) -> Lexed {
-        let result = self.lex_other_value_body(byte);
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn lex_other_value_body(&mut self, byte: u8) -> Result<Entry> {
+    fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'\'' if self.options.single_quotes => {
-                let lexed = self.lex_string_token(b'\'', Entry::String);
-                self.resume(lexed)
+                self.lex_string_out_of_line(b'\'', Entry::String)
             }
             b'+' | b'.' | b'I' | b'N' if self.options.json5_numbers => self.lex_number(),
             _ => Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")),
@@ -1019,13 +1007,9 @@ impl<S: Input> JsonReader<S> {
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => self.lex_quoted(Entry::Name),
-            b'\'' if self.options.single_quotes => {
-                let lexed = self.lex_string_token(b'\'', Entry::Name);
-                self.resume(lexed)
-            }
+            b'\'' if self.options.single_quotes => self.lex_string_out_of_line(b'\'', Entry::Name),
             _ if self.options.unquoted_keys && is_ident_start(byte) => {
-                let lexed = self.lex_identifier();
-                self.resume(lexed)
+                self.out_of_line(Self::lex_identifier)
             }
             _ => Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")),
         }
@@ -1036,33 +1020,24 @@ impl<S: Input> JsonReader<S> {
     fn lex_literal(&mut self) -> Result<Entry> {
         // The common case: the whole word and the byte after it are in the window.
         let rest = self.rest();
-        let (entry, payload, len) = match rest {
-            [b't', b'r', b'u', b'e', ..] => (Entry::Bool, Payload::Bool(true), 4),
-            [b'f', b'a', b'l', b's', b'e', ..] => (Entry::Bool, Payload::Bool(false), 5),
-            [b'n', b'u', b'l', b'l', ..] => (Entry::Null, Payload::None, 4),
-            _ => {
-                let lexed = self.lex_literal_slow();
-                return self.resume(lexed);
-            }
+        let word = match rest {
+            [b't', b'r', b'u', b'e', ..] => Some((Entry::Bool, Payload::Bool(true), 4)),
+            [b'f', b'a', b'l', b's', b'e', ..] => Some((Entry::Bool, Payload::Bool(false), 5)),
+            [b'n', b'u', b'l', b'l', ..] => Some((Entry::Null, Payload::None, 4)),
+            _ => None,
         };
-        match rest.get(len) {
-            Some(&next) if !scan::is_word_byte(next) => Ok(self.set_pending(entry, len, payload)),
-            _ => {
-                let lexed = self.lex_literal_slow();
-                self.resume(lexed)
-            }
+        if let Some((entry, payload, len)) = word
+            && let Some(&next) = rest.get(len)
+            && !scan::is_word_byte(next)
+        {
+            return Ok(self.set_pending(entry, len, payload));
         }
+        self.out_of_line(Self::lex_literal_slow)
     }
 
     /// [`Self::lex_literal`] for words cut by the end of the window, and errors.
-    #[inline(never)]
-    fn lex_literal_slow(&mut self) -> Lexed {
-        let result = self.lex_literal_slow_body();
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn lex_literal_slow_body(&mut self) -> Result<Entry> {
+    fn lex_literal_slow(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let rest = self.rest();
         let (entry, payload) = match &rest[..len] {
@@ -1091,14 +1066,8 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a JSON5 identifier key.
-    #[inline(never)]
-    fn lex_identifier(&mut self) -> Lexed {
-        let result = self.lex_identifier_body();
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn lex_identifier_body(&mut self) -> Result<Entry> {
+    fn lex_identifier(&mut self) -> Result<Entry> {
         let mut at = 0;
         loop {
             if !self.ensure(at, 1)? {
@@ -1138,27 +1107,19 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn lex_number(&mut self) -> Result<Entry> {
         if self.options.json5_numbers {
-            let lexed = self.lex_json5_number();
-            return self.resume(lexed);
+            return self.out_of_line(Self::lex_json5_number);
         }
         // The common case, with the scanner inlined so its result stays in registers.
         if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
         {
             return Ok(self.set_pending(Entry::Number(hint), len, Payload::Number(hint, value)));
         }
-        let lexed = self.lex_number_slow();
-        self.resume(lexed)
+        self.out_of_line(Self::lex_number_slow)
     }
 
     /// [`Self::lex_number`] for numbers cut by the end of the window, and errors.
-    #[inline(never)]
-    fn lex_number_slow(&mut self) -> Lexed {
-        let result = self.lex_number_slow_body();
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn lex_number_slow_body(&mut self) -> Result<Entry> {
+    fn lex_number_slow(&mut self) -> Result<Entry> {
         loop {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
@@ -1204,14 +1165,8 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// JSON5 numbers: converted to typed numbers or normalized JSON text.
-    #[inline(never)]
-    fn lex_json5_number(&mut self) -> Lexed {
-        let result = self.lex_json5_number_body();
-        self.defer(result)
-    }
-
     #[inline(always)]
-    fn lex_json5_number_body(&mut self) -> Result<Entry> {
+    fn lex_json5_number(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let text = &self.rest()[..len];
         let (negative, body) = match text.first() {
@@ -1333,19 +1288,19 @@ impl<S: Input> JsonReader<S> {
             let proven = !non_ascii || self.input.known_utf8();
             return Ok(self.set_pending(entry, at + 2, Payload::Borrowed(1, at + 1, proven)));
         }
-        let lexed = self.lex_string_token(b'"', entry);
-        self.resume(lexed)
+        self.lex_string_out_of_line(b'"', entry)
     }
 
     /// Lexes a string whose opening `quote` is at `pos` and stores it as the pending
-    /// `entry` (see [`Self::lex_quoted`] for why it does not return the payload). Not
-    /// inlined: it would weigh on the registers of every token.
-    #[inline(never)]
-    fn lex_string_token(&mut self, quote: u8, entry: Entry) -> Lexed {
-        let result = self
-            .lex_string(quote)
-            .map(|(payload, len)| self.set_pending(entry, len, payload));
-        self.defer(result)
+    /// `entry` (see [`Self::lex_quoted`] for why it does not return the payload), out of
+    /// line: in line it would weigh on the registers of every token. One closure for every
+    /// caller, so the string lexer is compiled once.
+    #[inline(always)]
+    fn lex_string_out_of_line(&mut self, quote: u8, entry: Entry) -> Result<Entry> {
+        self.out_of_line(move |reader| {
+            let (payload, len) = reader.lex_string(quote)?;
+            Ok(reader.set_pending(entry, len, payload))
+        })
     }
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
