@@ -147,6 +147,84 @@ enum Slot {
     Value,
 }
 
+impl Slot {
+    /// Every slot, in declaration order: the inverse of `slot as u8`.
+    #[cfg(test)]
+    const ALL: [Slot; 6] = [
+        Slot::Root,
+        Slot::ArrayFirst,
+        Slot::ArrayNext,
+        Slot::KeyFirst,
+        Slot::KeyNext,
+        Slot::Value,
+    ];
+
+    /// `slot as u8` back to the slot, for every value of three bits (the last two, never
+    /// packed, read as `Root`): one load, no bounds check.
+    const FROM_BITS: [Slot; 8] = [
+        Slot::Root,
+        Slot::ArrayFirst,
+        Slot::ArrayNext,
+        Slot::KeyFirst,
+        Slot::KeyNext,
+        Slot::Value,
+        Slot::Root,
+        Slot::Root,
+    ];
+}
+
+/// An enclosing level and the slot it was left in, packed into one word for the writer's
+/// stack.
+///
+/// Packed by hand so that a push and a pop move one integer. As a struct or tuple, the
+/// compiler copied it through a temporary in overlapping pieces, and reading a piece back
+/// right after writing a neighbouring one waits for the write to retire (a store-forwarding
+/// stall). On `citm_catalog.json`, with an object opened every few tokens, those waits
+/// took about a fifth of the time samples of condensed writing.
+///
+/// Bits 0 to 39 hold `end` (a position in `pad`, which is at least that long, so it never
+/// reaches 2^40), 40 to 47 `next`, 48 to 55 `first`, 56 `inline` and 57 to 59 the slot.
+#[derive(Debug, Clone, Copy)]
+struct Saved(u64);
+
+impl Saved {
+    const END_BITS: u32 = 40;
+
+    #[inline(always)]
+    fn new(slot: Slot, level: Level) -> Saved {
+        debug_assert!((level.end as u64) < 1 << Self::END_BITS);
+        Saved(
+            level.end as u64
+                | u64::from(level.next) << 40
+                | u64::from(level.first) << 48
+                | u64::from(level.inline) << 56
+                | u64::from(slot as u8) << 57,
+        )
+    }
+
+    /// Only the slot, for condensed output, where every level is [`Level::ROOT`].
+    #[inline(always)]
+    fn slot_only(slot: Slot) -> Saved {
+        Saved(u64::from(slot as u8) << 57)
+    }
+
+    #[inline(always)]
+    fn slot(self) -> Slot {
+        Slot::FROM_BITS[(self.0 >> 57) as usize & 7]
+    }
+
+    #[inline(always)]
+    fn level(self) -> Level {
+        #[allow(clippy::cast_possible_truncation)] // each field masked to its width
+        Level {
+            inline: (self.0 >> 56) & 1 != 0,
+            next: (self.0 >> 40) as u8,
+            first: (self.0 >> 48) as u8,
+            end: (self.0 & ((1 << Self::END_BITS) - 1)) as usize,
+        }
+    }
+}
+
 /// Where a value stands, as [`JsonWriter::begin_value`] finds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Place {
@@ -158,13 +236,14 @@ enum Place {
     Key,
 }
 
-/// One level of nesting: what it expects next and how its items are separated.
+/// One level of nesting: how its items are separated. What it expects next is the
+/// writer's `slot`, kept apart (see [`JsonWriter::open`]).
 ///
 /// The separators are ranges of the writer's `pad` buffer (see [`JsonWriter::pad`]), so
-/// the comma, line break and indentation before an item are one copy.
+/// the comma, line break and indentation before an item are one copy. Only pretty output
+/// reads them: in condensed output the level stays [`Level::ROOT`] at every depth.
 #[derive(Debug, Clone, Copy)]
 struct Level {
-    slot: Slot,
     /// On one line inside pretty output.
     inline: bool,
     /// `pad[next..end]` goes before every item but the first...
@@ -176,7 +255,6 @@ struct Level {
 
 impl Level {
     const ROOT: Level = Level {
-        slot: Slot::Root,
         inline: false,
         next: 0,
         first: 0,
@@ -241,10 +319,15 @@ pub struct JsonWriter<W: io::Write> {
     sink: W,
     out: Vec<u8>,
     options: WriterOptions,
+    /// What the innermost level expects next. A field of its own rather than part of
+    /// `level`: it changes with every key and value, and a copy of a whole `Level` read
+    /// right after one of its bytes was written would wait for that write to retire.
+    slot: Slot,
     /// The innermost level (the top level when no container is open).
     level: Level,
-    /// The levels enclosing `level`, outermost first: one per open container.
-    stack: Vec<Level>,
+    /// The levels enclosing `level` with their slots, outermost first: one per open
+    /// container.
+    stack: Vec<Saved>,
     /// Separators: `","` in condensed output; in pretty output `", "` (between items on one
     /// line), then `","`, the line break and as much indentation as the deepest level needs.
     pad: Vec<u8>,
@@ -284,6 +367,7 @@ impl<W: io::Write> JsonWriter<W> {
             out: Vec::with_capacity(1024),
             colon_space: options.pretty && options.space_after_colon,
             options,
+            slot: Slot::Root,
             level: Level::ROOT,
             stack: Vec::new(),
             pad,
@@ -395,14 +479,14 @@ impl<W: io::Write> JsonWriter<W> {
         // The three common slots compared one by one rather than a `match` on all six: that
         // becomes a jump table, an indirect jump whose target changes from value to value
         // and is mispredicted far more often than these compares.
-        let slot = self.level.slot;
+        let slot = self.slot;
         if slot == Slot::ArrayNext {
             self.separate(false);
         } else if slot == Slot::Value {
-            self.level.slot = Slot::KeyNext;
+            self.slot = Slot::KeyNext;
         } else if slot == Slot::ArrayFirst {
             self.separate(true);
-            self.level.slot = Slot::ArrayNext;
+            self.slot = Slot::ArrayNext;
         } else {
             return self.begin_root_or_key();
         }
@@ -412,7 +496,7 @@ impl<W: io::Write> JsonWriter<W> {
     /// [`begin_value`](Self::begin_value) at the top level or in key position.
     #[inline(never)]
     fn begin_root_or_key(&mut self) -> Result<Place> {
-        if self.level.slot != Slot::Root {
+        if self.slot != Slot::Root {
             return Ok(Place::Key);
         }
         self.begin_root()?;
@@ -487,7 +571,7 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes what goes before a key, or says why no key may stand here.
     #[inline(always)]
     fn begin_key(&mut self) -> Result<()> {
-        match self.level.slot {
+        match self.slot {
             Slot::KeyNext => self.separate(false),
             Slot::KeyFirst => self.separate(true),
             _ => return Err(self.misplaced_key()),
@@ -497,7 +581,7 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[cold]
     fn misplaced_key(&self) -> Error {
-        misuse(match self.level.slot {
+        misuse(match self.slot {
             Slot::Root => "a key outside of an object",
             Slot::Value => "a key where the value of the previous key is due",
             _ => "a key inside an array",
@@ -511,13 +595,13 @@ impl<W: io::Write> JsonWriter<W> {
         } else {
             self.out.push(b':');
         }
-        self.level.slot = Slot::Value;
+        self.slot = Slot::Value;
     }
 
     /// Writes a key, its quotes and the colon. (No flush check: the value comes next.)
     #[inline(always)]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
-        let slot = self.level.slot;
+        let slot = self.slot;
         if slot == Slot::KeyNext && !self.options.pretty {
             // Single pushes: they stay inline even in a caller too large for the slice
             // copy of `extend_from_slice` to be inlined (which then costs a call).
@@ -535,30 +619,29 @@ impl<W: io::Write> JsonWriter<W> {
         if self.colon_space {
             self.out.push(b' ');
         }
-        self.level.slot = Slot::Value;
+        self.slot = Slot::Value;
         Ok(())
     }
 
     /// The level of a container opened in pretty output, one deeper than the current one;
     /// grows `pad` to its indentation.
-    fn pretty_level(&mut self, inline: bool, slot: Slot) -> Level {
+    fn pretty_level(&mut self, inline: bool) -> Level {
         if inline {
             return Level {
-                slot,
                 inline: true,
                 next: 0,
                 first: 2,
                 end: 2,
             };
         }
-        let depth = self.stack.len() + 1;
+        // The stack already holds the parent: its length is the new level's depth.
+        let depth = self.stack.len();
         let end =
             PAD_LINE + self.options.newline.len() + depth.saturating_mul(self.options.indent.len());
         while self.pad.len() < end {
             self.pad.extend_from_slice(self.options.indent.as_bytes());
         }
         Level {
-            slot,
             inline: false,
             #[allow(clippy::cast_possible_truncation)]
             next: (PAD_LINE - 1) as u8,
@@ -568,42 +651,41 @@ impl<W: io::Write> JsonWriter<W> {
         }
     }
 
+    /// Opens an object or array: the parent's slot (and in pretty output its level) goes
+    /// on the stack, and the new level is written to `level` in the pretty branch. (Built
+    /// in one place for both branches, it would pass through a temporary on the stack,
+    /// written in two pieces and read back whole at once, a read that waits for those
+    /// writes.) Condensed output separates every level alike, so its `level` never changes.
     #[inline(always)]
     fn open(&mut self, object: bool) -> Result<()> {
         if self.begin_value()? == Place::Key {
             return Err(misuse("a container as an object key"));
         }
-        let slot = if object {
+        if self.options.pretty {
+            self.stack.push(Saved::new(self.slot, self.level));
+            self.open_pretty();
+        } else {
+            self.stack.push(Saved::slot_only(self.slot));
+            self.inline_next = false;
+        }
+        self.slot = if object {
             Slot::KeyFirst
         } else {
             Slot::ArrayFirst
         };
-        let level = if self.options.pretty {
-            self.open_pretty(slot)
-        } else {
-            self.inline_next = false;
-            Level {
-                slot,
-                inline: false,
-                next: 0,
-                first: 1,
-                end: 1,
-            }
-        };
         self.out.push(if object { b'{' } else { b'[' });
-        self.stack.push(self.level);
-        self.level = level;
         Ok(())
     }
 
-    /// The level of a container opened in pretty output; starts it on a line of its own
-    /// when `nested_on_new_line` asks for that.
+    /// The level of a container opened in pretty output (its parent already on the
+    /// stack, and still in `level` and `slot`); starts it on a line of its own when
+    /// `nested_on_new_line` asks for that.
     #[inline(never)]
-    fn open_pretty(&mut self, slot: Slot) -> Level {
+    fn open_pretty(&mut self) {
         let inline = self.level.inline || self.inline_next || self.inline_mode;
         self.inline_next = false;
         // `begin_value` has moved an object parent from `Value` to `KeyNext`.
-        if self.options.nested_on_new_line && !inline && self.level.slot == Slot::KeyNext {
+        if self.options.nested_on_new_line && !inline && self.slot == Slot::KeyNext {
             // Drop the space after the colon and start the container on its own line.
             if self.out.last() == Some(&b' ') {
                 self.out.pop();
@@ -611,7 +693,7 @@ impl<W: io::Write> JsonWriter<W> {
             self.out
                 .extend_from_slice(&self.pad[PAD_LINE..self.level.end]);
         }
-        self.pretty_level(inline, slot)
+        self.level = self.pretty_level(inline);
     }
 
     #[inline(always)]
@@ -622,7 +704,7 @@ impl<W: io::Write> JsonWriter<W> {
         } else {
             (Slot::ArrayFirst, Slot::ArrayNext)
         };
-        let slot = self.level.slot;
+        let slot = self.slot;
         let empty = if slot == next {
             false
         } else if slot == first {
@@ -637,9 +719,12 @@ impl<W: io::Write> JsonWriter<W> {
         }
         self.out.push(if object { b'}' } else { b']' });
         if let Some(parent) = self.stack.pop() {
-            self.level = parent;
+            self.slot = parent.slot();
+            if self.options.pretty {
+                self.level = parent.level();
+            }
         }
-        if self.level.slot == Slot::Root {
+        if self.slot == Slot::Root {
             self.end_root();
         }
         self.maybe_flush()
@@ -647,7 +732,7 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[cold]
     fn misplaced_end(&self, object: bool) -> Error {
-        misuse(match (self.level.slot, object) {
+        misuse(match (self.slot, object) {
             (Slot::Root, _) => "a container end with no open container",
             (Slot::Value, true) => "an object ends after a key with no value",
             (_, true) => "a map end inside an array",
@@ -941,7 +1026,7 @@ impl<W: io::Write> Writer for JsonWriter<W> {
                 "JsonWriter (set WriterOptions::ext to ExtMode::Object)",
             )),
             ExtMode::Object => {
-                if matches!(self.level.slot, Slot::KeyFirst | Slot::KeyNext) {
+                if matches!(self.slot, Slot::KeyFirst | Slot::KeyNext) {
                     return Err(misuse("an extension value as an object key"));
                 }
                 self.write_map_root(Some(2))?;
@@ -1012,5 +1097,36 @@ impl<W: io::Write> JsonWriter<W> {
             self.final_newline_done = true;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_level_unpacks_to_the_slot_and_level_it_was_packed_from() {
+        let ends = [0, 1, 2, 5, 1000, (1 << Saved::END_BITS) - 1];
+        for slot in Slot::ALL {
+            for inline in [false, true] {
+                for (next, first) in [(0, 0), (0, 1), (2, 3), (u8::MAX, u8::MAX)] {
+                    for end in ends {
+                        let level = Level {
+                            inline,
+                            next,
+                            first,
+                            end,
+                        };
+                        let saved = Saved::new(slot, level);
+                        assert_eq!(saved.slot(), slot);
+                        let back = saved.level();
+                        assert_eq!(
+                            (back.inline, back.next, back.first, back.end),
+                            (inline, next, first, end)
+                        );
+                    }
+                }
+            }
+        }
     }
 }
