@@ -191,12 +191,6 @@ impl Saved {
         )
     }
 
-    /// Only the slot, for condensed output, where every level is [`Level::ROOT`].
-    #[inline(always)]
-    fn slot_only(slot: Slot) -> Saved {
-        Saved(u64::from(slot as u8) << 57)
-    }
-
     #[inline(always)]
     fn slot(self) -> Slot {
         Slot::FROM_BITS[(self.0 >> 57) as usize & 7]
@@ -654,7 +648,9 @@ impl<W: io::Write> JsonWriter<W> {
             self.stack.push(Saved::new(self.slot, self.level));
             self.open_pretty();
         } else {
-            self.stack.push(Saved::slot_only(self.slot));
+            // `Level::ROOT` spelled out rather than read from `level` (which it always is
+            // here): a constant, so only the slot is packed.
+            self.stack.push(Saved::new(self.slot, Level::ROOT));
             self.inline_next = false;
         }
         self.slot = if object {
