@@ -1305,8 +1305,24 @@ impl<S: Input> JsonReader<S> {
 
     /// Lexes a string whose opening `quote` is at `pos`. Returns where its content is and
     /// the token length.
+    ///
+    /// A string with escapes is decoded into the scratch buffer, its raw runs copied
+    /// unchecked and its UTF-8 checked once when it closes (see [`Self::push_raw`]). If it
+    /// fails, the buffer is emptied here, so it never holds invalid UTF-8 after an error.
     #[inline(always)]
     fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
+        match self.lex_string_body(quote) {
+            Ok(lexed) => Ok(lexed),
+            Err(err) => {
+                self.scratch.clear();
+                Err(err)
+            }
+        }
+    }
+
+    /// [`Self::lex_string`] without the clean-up after an error.
+    #[inline(always)]
+    fn lex_string_body(&mut self, quote: u8) -> Result<(Payload, usize)> {
         let mut at = 1;
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
         let mut run = 1;
@@ -1333,7 +1349,10 @@ impl<S: Input> JsonReader<S> {
                     let proven = !non_ascii || self.input.known_utf8();
                     return Ok((Payload::Borrowed(1, at, proven), at + 1));
                 }
-                self.push_raw(run, at, non_ascii)?;
+                self.push_raw(run, at);
+                if non_ascii && !self.input.known_utf8() {
+                    self.check_decoded_utf8(at)?;
+                }
                 return Ok((Payload::Scratch, at + 1));
             }
             if byte == b'\\' {
@@ -1341,7 +1360,7 @@ impl<S: Input> JsonReader<S> {
                     escaped = true;
                     self.scratch.clear();
                 }
-                self.push_raw(run, at, non_ascii)?;
+                self.push_raw(run, at);
                 at = self.lex_escape(at)?;
                 run = at;
                 continue;
@@ -1355,31 +1374,39 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, checking UTF-8.
-    /// `non_ascii` is the string search's flag: clear when every byte it passed over (all
-    /// the raw runs so far) is ASCII.
-    fn push_raw(&mut self, from: usize, to: usize, non_ascii: bool) -> Result<()> {
+    /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, unchecked.
+    ///
+    /// Checking each raw run between escapes on its own meant one UTF-8 check per run: text
+    /// with a line break every few words (`\n` escapes between short runs of Japanese, as in
+    /// twitter.json) spent most of its checks on runs a few bytes long. Escapes are ASCII and
+    /// end after a whole character, so the runs are all UTF-8 exactly when the string's
+    /// source text is, and [`Self::check_decoded_utf8`] checks that once.
+    #[inline(always)]
+    fn push_raw(&mut self, from: usize, to: usize) {
         let raw = &self.input.window()[self.pos + from..self.pos + to];
-        if !non_ascii || self.input.known_utf8() {
-            debug_assert!(std::str::from_utf8(raw).is_ok());
-            // SAFETY: either the string search saw no byte of 0x80 or more in any raw run
-            // of this string (`find_string_special` never misses one), so `raw` is ASCII;
-            // or the input is a `&str` (`SliceInput::from_text`, the only input that says
-            // `known_utf8`, and a slice never moves), and a raw run starts after the
-            // opening quote or after a whole escape (every escape ends after a complete
-            // character) and ends at a quote or a backslash (ASCII): both ends are character
-            // boundaries of that `&str`. Tested by `escaped_strings_read_the_same_from_text_and_bytes`
-            // and `raw_runs_between_escapes_are_checked_for_utf8`.
-            self.scratch
-                .push_str(unsafe { std::str::from_utf8_unchecked(raw) });
-            return Ok(());
-        }
-        match scan::utf8(raw) {
-            Ok(text) => {
-                self.scratch.push_str(text);
-                Ok(())
-            }
-            Err(err) => Err(self.utf8_error(self.pos + from, to - from, &err)),
+        // SAFETY: `as_mut_vec` lets the buffer hold bytes that are not UTF-8 for a while;
+        // nothing reads it as text before the string has closed. Raw runs of non-ASCII
+        // bytes from an input not known to be UTF-8 are checked by `check_decoded_utf8`
+        // before `lex_string` hands out `Payload::Scratch` (the only way the buffer is read
+        // as a string's text); `lex_string` empties the buffer when that check, or anything
+        // else in the string, fails. Other runs are ASCII (`find_string_special` never
+        // misses a byte of 0x80 or more), or come from a `&str` between a quote or a whole
+        // escape and a quote or a backslash, so they are whole characters. Tested by
+        // `raw_runs_between_escapes_are_checked_for_utf8` and
+        // `escaped_strings_read_the_same_from_text_and_bytes`.
+        unsafe { self.scratch.as_mut_vec() }.extend_from_slice(raw);
+    }
+
+    /// Checks that the source text of the escaped string at `pos`, from its opening quote
+    /// to its closing one at `pos + end`, is UTF-8: one check for all the raw runs copied
+    /// by [`Self::push_raw`]. The window still holds the whole string, because a refill
+    /// keeps everything from `pos`. Errors point at the offending bytes in the source.
+    #[inline(never)]
+    fn check_decoded_utf8(&self, end: usize) -> Result<()> {
+        let source = &self.rest()[1..end];
+        match scan::utf8(source) {
+            Ok(_) => Ok(()),
+            Err(err) => Err(self.utf8_error(self.pos + 1, end - 1, &err)),
         }
     }
 

@@ -151,6 +151,24 @@ fn raw_runs_between_escapes_are_checked_for_utf8() {
     assert_error(b"[\"\\nab\xff\"]", &o, codes::INVALID_UTF8, (6, 7));
     assert_error(b"[\"\xc3\xa9\\n\xc3(\"]", &o, codes::INVALID_UTF8, (6, 7));
     assert_error(b"[\"x\\n\xe9\\n\"]", &o, codes::INVALID_UTF8, (5, 6));
+    // A character cut short by an escape: the span covers the bytes of it that are there.
+    assert_error(b"[\"\xe6\x97\\nabc\"]", &o, codes::INVALID_UTF8, (2, 4));
+    assert_error(
+        b"[\"ab\\t\xe6\x97\\u0041\"]",
+        &o,
+        codes::INVALID_UTF8,
+        (6, 8),
+    );
+    // Valid text in every run, with escapes of every kind between them.
+    assert_eq!(
+        read_slice("[\"\u{e9}\\n\u{65e5}\\u00e9\u{1f600}\\\"\"]".as_bytes(), &o).unwrap()[1],
+        Token::String("\u{e9}\n\u{65e5}\u{e9}\u{1f600}\"".into())
+    );
+    // The string's syntax is checked as it is lexed, its UTF-8 once it is whole: a bad
+    // escape after invalid UTF-8 is the error reported, as a control character is in a
+    // string without escapes.
+    assert_error(b"[\"\xff\\q\"]", &o, codes::INVALID_ESCAPE, (3, 5));
+    assert_error(b"[\"\xff\x01\"]", &o, codes::CONTROL_CHARACTER, (3, 4));
 }
 
 #[test]
