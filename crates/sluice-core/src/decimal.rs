@@ -309,9 +309,10 @@ const FIVE_POWERS: [(u64, u64); (FIVE_POWERS_MAX - FIVE_POWERS_MIN + 1) as usize
 /// by the 128-bit fraction of `5^q`; the top 54 bits of the product are the significand
 /// plus one rounding bit, and the power of two comes from `q` and the shifts. One or two
 /// 64-bit multiplications, no division, and no fallback needed in this range: the result
-/// is always the correctly rounded value (ties to even).
+/// is always the correctly rounded value (ties to even). Returned as the bits of the
+/// positive `f64`, for the caller to add the sign to.
 #[inline(always)]
-fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> f64 {
+fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> u64 {
     debug_assert!(mantissa != 0 && (FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&q));
     let (five_high, five_low) = FIVE_POWERS[(q - FIVE_POWERS_MIN) as usize];
     let shift = mantissa.leading_zeros();
@@ -334,7 +335,7 @@ fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> f64 {
     // floor(q * log2(10)) by a fixed-point multiplication, exact for |q| < 1650; 1086 is
     // the f64 exponent bias (1023) plus the 63 of the normalized mantissa.
     let log2_of_power = (q * 217_706) >> 16;
-    let mut biased = log2_of_power + 1086 + top.cast_signed() - shift.cast_signed();
+    let biased = log2_of_power + 1086 + top.cast_signed() - shift.cast_signed();
     // A value exactly halfway between two doubles (possible only for small |q|, where the
     // product is exact: nothing below the kept bits) rounds to the even one.
     if low <= 1
@@ -346,13 +347,12 @@ fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> f64 {
     }
     significand += significand & 1;
     significand >>= 1;
-    if significand >= 2 << 52 {
-        significand = 1 << 52;
-        biased += 1;
-    }
+    // `significand` is now 2^52 to 2^53 (rounding up may reach 2^53). Its bit 52 (or 53)
+    // lands in the exponent field, so the field is added rather than or-ed, with one less:
+    // a significand of 2^53 carries into it, which is the next power of two, exactly.
     // In this range of q and mantissa the exponent is always normal: 1e-27 to 2e74.
-    let biased = u64::from(biased.cast_unsigned());
-    f64::from_bits((significand & !(1 << 52)) | (biased << 52))
+    let biased = u64::from((biased - 1).cast_unsigned());
+    (biased << 52) + significand
 }
 
 /// `mantissa * 10^exponent` (with the sign) as the nearest `f64`; `None` when the general
@@ -370,25 +370,31 @@ pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
         mantissa,
         exponent,
     } = decimal;
-    let sign = if negative { -1.0 } else { 1.0 };
+    // The sign is the top bit, set on the magnitude's bits: no multiplication by -1.0.
+    let sign = u64::from(negative) << 63;
     if mantissa == 0 {
-        return Some(sign * 0.0);
+        return Some(f64::from_bits(sign));
     }
     if mantissa <= 1 << 53 {
         // Exact as an `f64` (converted only here: the long mantissas below never need it).
         #[allow(clippy::cast_precision_loss)]
         let approximate = mantissa as f64;
         let q = exponent.unsigned_abs() as usize;
-        match exponent {
-            0..=22 => return Some(sign * approximate * EXACT_POWERS[q]),
-            -22..0 => return Some(sign * approximate / EXACT_POWERS[q]),
-            _ => {}
+        let magnitude = match exponent {
+            0..=22 => Some(approximate * EXACT_POWERS[q]),
+            -22..0 => Some(approximate / EXACT_POWERS[q]),
+            _ => None,
+        };
+        if let Some(magnitude) = magnitude {
+            return Some(f64::from_bits(magnitude.to_bits() | sign));
         }
     }
     if !(FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&exponent) {
         return None;
     }
-    Some(sign * scaled_by_power_of_ten(mantissa, exponent))
+    Some(f64::from_bits(
+        scaled_by_power_of_ten(mantissa, exponent) | sign,
+    ))
 }
 
 /// `text` (strict JSON number syntax) as the nearest `f64`; `None` when the general path
@@ -528,6 +534,25 @@ mod tests {
             }
         }
         assert!(fast * 10 > total * 9, "fast path taken {fast} of {total}");
+    }
+
+    #[test]
+    fn rounding_up_to_a_power_of_two_carries_into_the_exponent() {
+        // Mantissas just below a power of two that need more than 53 bits round up to it:
+        // the significand becomes 2^53 and the exponent grows by one. Negative ones too,
+        // whose sign is set on the bits afterwards.
+        for bits in 54..64 {
+            let mantissa = (1u64 << bits) - 1;
+            for exponent in [-3, 0, 2] {
+                for sign in ["", "-"] {
+                    let text = format!("{sign}{mantissa}e{exponent}");
+                    assert!(check(&text), "{text} left to the general path");
+                }
+            }
+        }
+        assert_eq!(parse_f64(b"-18014398509481983"), Some(-18_014_398_509_481_984.0));
+        assert_eq!(parse_f64(b"-0.0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        assert_eq!(parse_f64(b"-0.5"), Some(-0.5));
     }
 
     #[test]
