@@ -550,8 +550,14 @@ mod tests {
                 }
             }
         }
-        assert_eq!(parse_f64(b"-18014398509481983"), Some(-18_014_398_509_481_984.0));
-        assert_eq!(parse_f64(b"-0.0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        assert_eq!(
+            parse_f64(b"-18014398509481983"),
+            Some(-18_014_398_509_481_984.0)
+        );
+        assert_eq!(
+            parse_f64(b"-0.0").map(f64::to_bits),
+            Some((-0.0f64).to_bits())
+        );
         assert_eq!(parse_f64(b"-0.5"), Some(-0.5));
     }
 
