@@ -120,16 +120,21 @@ pub(crate) fn short_string_end(chunk: &[u8; 32]) -> Option<(usize, bool)> {
         return None;
     };
     let (special_low, non_ascii_low) = chunk_marks(low);
-    let (special_high, non_ascii_high) = chunk_marks(high);
-    let special = special_low | special_high << 16;
-    if special == 0 {
-        return None;
-    }
+    // Most keys and many values end in the first 16 bytes: the second half is not
+    // looked at for them.
+    let (special, non_ascii) = if special_low != 0 {
+        (special_low, non_ascii_low)
+    } else {
+        let (special_high, non_ascii_high) = chunk_marks(high);
+        if special_high == 0 {
+            return None;
+        }
+        (special_high << 16, non_ascii_low | non_ascii_high << 16)
+    };
     let at = special.trailing_zeros() as usize;
     if chunk[at] != b'"' {
         return None;
     }
-    let non_ascii = non_ascii_low | non_ascii_high << 16;
     Some((at, non_ascii & ((1 << at) - 1) != 0))
 }
 
