@@ -62,9 +62,14 @@ enum Payload {
     Borrowed(usize, usize, bool),
     /// String content decoded into the scratch buffer.
     Scratch,
-    /// A number in JSON syntax: the whole token is its text. Its value when the scanner
-    /// could read it on the way (at most 19 significant digits, a moderate exponent).
-    Number(NumberHint, Option<Decimal>),
+    /// A number in JSON syntax whose value the scanner read on the way (at most 19
+    /// significant digits, a moderate exponent: most numbers); the whole token is its text
+    /// and its hint is the entry's. A variant of its own, so the typed reads find it with
+    /// one test of the tag.
+    Decimal(Decimal),
+    /// A number in JSON syntax that the scanner did not read: the whole token is its text
+    /// and its hint is the entry's.
+    Number,
     /// Number text borrowed from the input, between these offsets (JSON5 spellings).
     Text(usize, usize, NumberHint),
     /// Normalized number text in the scratch buffer (JSON5 `.5` becomes `0.5`).
@@ -72,6 +77,12 @@ enum Payload {
     U64(u64),
     I64(i64),
     F64(f64),
+}
+
+/// The payload of a number token in JSON syntax: its value when the scanner read it.
+#[inline(always)]
+fn number_payload(value: Option<Decimal>) -> Payload {
+    value.map_or(Payload::Number, Payload::Decimal)
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1112,7 +1123,7 @@ impl<S: Input> JsonReader<S> {
         // The common case, with the scanner inlined so its result stays in registers.
         if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
         {
-            return Ok(self.set_pending(Entry::Number(hint), len, Payload::Number(hint, value)));
+            return Ok(self.set_pending(Entry::Number(hint), len, number_payload(value)));
         }
         self.out_of_line(Self::lex_number_slow)
     }
@@ -1124,11 +1135,7 @@ impl<S: Input> JsonReader<S> {
             let rest = self.rest();
             match scan::scan_number(rest, false) {
                 NumberScan::Valid { len, hint, value } => {
-                    return Ok(self.set_pending(
-                        Entry::Number(hint),
-                        len,
-                        Payload::Number(hint, value),
-                    ));
+                    return Ok(self.set_pending(Entry::Number(hint), len, number_payload(value)));
                 }
                 NumberScan::Invalid { len } => return Err(self.invalid_number(len)),
                 NumberScan::NeedMore => {
@@ -1139,7 +1146,7 @@ impl<S: Input> JsonReader<S> {
                                 return Ok(self.set_pending(
                                     Entry::Number(hint),
                                     len,
-                                    Payload::Number(hint, value),
+                                    number_payload(value),
                                 ));
                             }
                             NumberScan::Invalid { len } => {
@@ -1814,9 +1821,9 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn pending_short_integer(&self, signed: bool) -> Option<(u64, bool, usize)> {
         let pending = self.pending?;
-        if let Payload::Number(hint, Some(value)) = pending.payload {
+        if let Payload::Decimal(value) = pending.payload {
             // Read by the scanner already: an integer of at most 19 digits.
-            if hint == NumberHint::Float
+            if pending.entry == Entry::Number(NumberHint::Float)
                 || (value.negative && !signed)
                 || (signed && value.mantissa > i64::MAX.unsigned_abs())
             {
@@ -1960,7 +1967,10 @@ impl<S: Input> Reader for JsonReader<S> {
         let start = self.pos;
         self.commit(pending);
         Ok(match pending.payload {
-            Payload::Number(hint, _) => {
+            Payload::Number | Payload::Decimal(_) => {
+                let Entry::Number(hint) = pending.entry else {
+                    return Err(Error::custom("number payload without a number entry"));
+                };
                 let bytes = &self.input.window()[start..start + pending.len];
                 debug_assert!(bytes.is_ascii());
                 // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
@@ -2021,7 +2031,7 @@ impl<S: Input> Reader for JsonReader<S> {
         // The common case: a number the scanner read on the way, and the fast path of
         // `decimal` settles, so its text is never walked again.
         if let Some(pending) = self.pending
-            && let Payload::Number(_, Some(value)) = pending.payload
+            && let Payload::Decimal(value) = pending.payload
             && let Some(value) = decimal::decimal_to_f64(value)
         {
             self.commit_scalar(pending.len);
