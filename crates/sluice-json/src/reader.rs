@@ -743,8 +743,53 @@ impl<S: Input> JsonReader<S> {
 
     /// [`Self::lex_array_slot`] and [`Self::lex_object_slot`]: one body, the constant
     /// `object` folded away where each is inlined.
+    ///
+    /// The common shapes (plain whitespace, a `,` and the next entry, or the end, all in
+    /// the window) are lexed with the position in a register, stored once; everything else
+    /// (comments, the end of the window, a trailing comma, errors) goes to
+    /// [`Self::lex_slot_general`], out of line. With the general path in line, every
+    /// token paid for the position and the window being stored and reloaded around it
+    /// where the paths met.
     #[inline(always)]
     fn lex_slot(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
+        let (close, end) = closing(object);
+        let window = self.input.window();
+        if let Some((at, byte)) = scan::next_token_byte(window, self.pos) {
+            let next = if !after_entry {
+                Some((at, byte))
+            } else if byte == b',' {
+                scan::next_token_byte(window, at + 1).filter(|&(_, next)| next != close)
+            } else if byte == close {
+                self.pos = at;
+                return Ok(self.set_pending(end, 1, Payload::None));
+            } else {
+                None
+            };
+            if let Some((at, byte)) = next {
+                self.pos = at;
+                if after_entry {
+                    self.state = if object {
+                        State::ObjectAfterComma
+                    } else {
+                        State::ArrayAfterComma
+                    };
+                }
+                if byte == close {
+                    return Ok(self.set_pending(end, 1, Payload::None));
+                }
+                return if object {
+                    self.lex_key(byte)
+                } else {
+                    self.lex_nested_value(byte)
+                };
+            }
+        }
+        self.out_of_line(move |reader| reader.lex_slot_general(after_entry, object))
+    }
+
+    /// [`Self::lex_slot`] for every case, the rare ones included.
+    #[inline(always)]
+    fn lex_slot_general(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
         let (close, end) = closing(object);
         // The `,` or the end after an entry mostly follows it directly, indented or not.
         let mut byte = match self.input.window().get(self.pos) {

@@ -323,6 +323,22 @@ pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
     at
 }
 
+/// The first byte at or after `at` in `window` that is not plain whitespace (space, tab,
+/// line feed, carriage return), with its offset; `None` when the lexer's general path must
+/// decide: the window ends first, or a byte that may start a comment or JSON5 whitespace
+/// (`/`, vertical tab, form feed, non-ASCII) comes first.
+#[inline(always)]
+pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8)> {
+    loop {
+        let byte = *window.get(at)?;
+        match byte {
+            b' ' | b'\n' | b'\r' | b'\t' => at = skip_spaces(window, at + 1),
+            b'/' | 0x0b | 0x0c | 0x80.. => return None,
+            _ => return Some((at, byte)),
+        }
+    }
+}
+
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
 #[inline(always)]
