@@ -558,23 +558,10 @@ impl<S: Input> JsonReader<S> {
     /// is returned (`None` at the end of the input).
     #[inline(always)]
     fn skip_whitespace(&mut self) -> Result<Option<u8>> {
-        let window = self.input.window();
-        let mut at = self.pos;
-        while let Some(&byte) = window.get(at) {
-            match byte {
-                b' ' | b'\n' | b'\r' | b'\t' => {
-                    at += 1;
-                    // Indentation comes in runs of spaces: skip them a word at a time.
-                    at = scan::skip_spaces(window, at);
-                }
-                b'/' | 0x0b | 0x0c | 0x80.. => break,
-                _ => {
-                    self.pos = at;
-                    return Ok(Some(byte));
-                }
-            }
+        if let Some((at, byte)) = scan::next_token_byte(self.input.window(), self.pos) {
+            self.pos = at;
+            return Ok(Some(byte));
         }
-        self.pos = at;
         self.skip_whitespace_slow()
     }
 

@@ -327,17 +327,46 @@ pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
 /// line feed, carriage return), with its offset; `None` when the lexer's general path must
 /// decide: the window ends first, or a byte that may start a comment or JSON5 whitespace
 /// (`/`, vertical tab, form feed, non-ASCII) comes first.
+///
+/// Each byte is classified with one table lookup: the `match` it replaces tested most
+/// token bytes (`,`, `-`, digits) against three ranges. Runs of spaces (indentation) are
+/// skipped a word at a time.
 #[inline(always)]
 pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8)> {
     loop {
         let byte = *window.get(at)?;
-        match byte {
-            b' ' | b'\n' | b'\r' | b'\t' => at = skip_spaces(window, at + 1),
-            b'/' | 0x0b | 0x0c | 0x80.. => return None,
-            _ => return Some((at, byte)),
+        match BYTE_CLASS[usize::from(byte)] {
+            ByteClass::Token => return Some((at, byte)),
+            ByteClass::Space => at = skip_spaces(window, at + 1),
+            ByteClass::General => return None,
         }
     }
 }
+
+/// What [`next_token_byte`] does at a byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ByteClass {
+    /// A token may start here.
+    Token,
+    /// Plain whitespace, skipped.
+    Space,
+    /// A comment, JSON5 whitespace or something else for the general path.
+    General,
+}
+
+static BYTE_CLASS: [ByteClass; 256] = {
+    let mut table = [ByteClass::Token; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
+            b' ' | b'\n' | b'\r' | b'\t' => ByteClass::Space,
+            b'/' | 0x0b | 0x0c | 0x80.. => ByteClass::General,
+            _ => ByteClass::Token,
+        };
+        byte += 1;
+    }
+    table
+};
 
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
@@ -676,6 +705,30 @@ mod tests {
                 assert!(end <= bytes.len() && end + 8 > bytes.len(), "{from} {len}");
                 assert!(bytes[from..end].iter().all(|&b| b == b' '));
             }
+        }
+    }
+
+    #[test]
+    fn the_next_token_byte_is_found_past_plain_whitespace_only() {
+        // Every byte, after every mix of plain whitespace: a token byte is found where it
+        // is, anything the general path must see (comments, JSON5 whitespace, non-ASCII)
+        // gives `None`, as does the end of the window.
+        for gap in ["", " ", "\n", "\r\n\t", "\n                    "] {
+            for byte in 0..=255u8 {
+                let mut window = b"x".to_vec();
+                window.extend_from_slice(gap.as_bytes());
+                window.push(byte);
+                let found = next_token_byte(&window, 1);
+                let expected = match byte {
+                    // Whitespace to the end, or a byte for the general path.
+                    b' ' | b'\n' | b'\r' | b'\t' | b'/' | 0x0b | 0x0c | 0x80.. => None,
+                    _ => Some((1 + gap.len(), byte)),
+                };
+                assert_eq!(found, expected, "{gap:?} then {byte:#04x}");
+            }
+            let mut window = b"x".to_vec();
+            window.extend_from_slice(gap.as_bytes());
+            assert_eq!(next_token_byte(&window, 1), None, "{gap:?} then the end");
         }
     }
 
