@@ -18,6 +18,10 @@
 //! `msgpack_read` (every token of the MessagePack encoding). The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
+//!
+//! With the environment variable `SLUICE_PROFILE_FASTEST` set, the driver also prints the
+//! time of its fastest repetition to standard error (`fastest <nanoseconds>`), which
+//! `benches/ab-time` compares.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -48,7 +52,9 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
         Token::write_all(black_box(&tokens), &mut writer).map_err(|e| e.render())?;
         Ok(writer.into_inner().map_err(|e| e.render())?.len())
     };
+    let mut fastest = std::time::Duration::MAX;
     for _ in 0..times {
+        let started = std::time::Instant::now();
         match operation {
             "scan" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)))
@@ -101,7 +107,9 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             _ => return Ok(false),
         }
+        fastest = fastest.min(started.elapsed());
     }
+    report_fastest(fastest);
     Ok(true)
 }
 
@@ -113,7 +121,9 @@ where
         return Ok(());
     }
     let value: T = sluice::json::from_str(text).map_err(|e| e.render())?;
+    let mut fastest = std::time::Duration::MAX;
     for _ in 0..times {
+        let started = std::time::Instant::now();
         match operation {
             "from" => drop(black_box(
                 sluice::json::from_str::<T>(black_box(text)).map_err(|e| e.render())?,
@@ -132,8 +142,19 @@ where
             )),
             other => return Err(format!("unknown operation {other}")),
         }
+        fastest = fastest.min(started.elapsed());
     }
+    report_fastest(fastest);
     Ok(())
+}
+
+/// With `SLUICE_PROFILE_FASTEST` set, prints the fastest repetition's time (in
+/// nanoseconds) to standard error: a figure that, unlike the run's total, slow stretches of
+/// a shared host do not move (used by `benches/ab-time` with that variable set).
+fn report_fastest(fastest: std::time::Duration) {
+    if std::env::var_os("SLUICE_PROFILE_FASTEST").is_some() && fastest != std::time::Duration::MAX {
+        eprintln!("fastest {}", fastest.as_nanos());
+    }
 }
 
 /// The operations on the plain serde shapes of the `serde_bridge` bench.
@@ -145,7 +166,9 @@ fn run_plain<T: serde::de::DeserializeOwned>(
     operation: &str,
     times: usize,
 ) -> Result<(), String> {
+    let mut fastest = std::time::Duration::MAX;
     for _ in 0..times {
+        let started = std::time::Instant::now();
         if operation == "bridge_plain" {
             let value = sluice_serde::from_json_str::<T>(black_box(text));
             drop(black_box(value.map_err(|e| e.to_string())?));
@@ -153,7 +176,9 @@ fn run_plain<T: serde::de::DeserializeOwned>(
             let value = serde_json::from_str::<T>(black_box(text));
             drop(black_box(value.map_err(|e| e.to_string())?));
         }
+        fastest = fastest.min(started.elapsed());
     }
+    report_fastest(fastest);
     Ok(())
 }
 
