@@ -1,6 +1,7 @@
 //! Byte-level scanning helpers: the search for the bytes that end a plain run of string
-//! content and the skipping of indentation (16 bytes at a time with SSE2 on x86-64, 8 at a
-//! time in a general-purpose register elsewhere and for the tails), and the number grammar,
+//! content (16 bytes at a time with SSE2 on x86-64, 8 at a time in a general-purpose
+//! register elsewhere and for the tails), the step over whitespace to the next token (a
+//! byte, or a word of indentation, at a time), and the number grammar,
 //! which reads the number's digits into a [`Decimal`] on the same pass so that `read_f64`
 //! and the integer reads never walk the text again. Pure functions over slices, so the
 //! reader can run them on a window and rerun them after a refill.
@@ -284,64 +285,40 @@ const fn escape_table(ascii_only: bool) -> [bool; 256] {
     table
 }
 
-/// Offset of the first byte at or after `from` that is not a space, or where fewer than 8
-/// bytes are left (the caller goes on byte by byte). Indentation is long runs of spaces:
-/// on x86-64 they are skipped 16 bytes at a time with SSE2, then 8 at a time.
-#[inline(always)]
-pub(crate) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
-    const SPACES: u64 = LO * 0x20;
-    let mut at = from;
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        // SAFETY: the intrinsics need SSE2, which this block is compiled only with (it is
-        // part of the x86-64 baseline). Every load reads the 16 bytes at `at` with
-        // `at + 16 <= bytes.len()`, inside `bytes`, unaligned. Tested by
-        // `space_runs_of_every_length_are_skipped`.
-        unsafe {
-            let spaces = _mm_set1_epi8(0x20);
-            while at + 16 <= bytes.len() {
-                let chunk = _mm_loadu_si128(bytes.as_ptr().add(at).cast::<__m128i>());
-                #[allow(clippy::cast_sign_loss)]
-                let same = _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, spaces)) as u32;
-                if same != 0xffff {
-                    return at + (!same).trailing_zeros() as usize;
-                }
-                at += 16;
-            }
-        }
-    }
-    while at + 8 <= bytes.len() {
-        let other = load(bytes, at) ^ SPACES;
-        if other != 0 {
-            return at + (other.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at
-}
-
 /// The first byte at or after `at` in `window` that is not plain whitespace (space, tab,
 /// line feed, carriage return), with its offset; `None` when the lexer's general path must
 /// decide: the window ends first, or a byte that may start a comment or JSON5 whitespace
 /// (`/`, vertical tab, form feed, non-ASCII) comes first.
 ///
 /// Each byte is classified with one table lookup: the `match` it replaces tested most
-/// token bytes (`,`, `-`, digits) against three ranges. Runs of spaces (indentation) are
-/// skipped a word at a time.
+/// token bytes (`,`, `-`, digits) against three ranges. After a whitespace byte, whole
+/// words of eight spaces (indentation) are stepped over at once.
+///
+/// The position moves by constant steps under branches, never by a count computed from the
+/// bytes (as a search with a mask and its lowest set bit would): the processor predicts
+/// those branches (indentation repeats from line to line) and goes on to the token without
+/// waiting for the loads and the arithmetic that a computed count puts between one token and
+/// the next. The 16-byte SSE2 search this replaces took 1.13x the time of the read of
+/// `twitter.json` (runs of 1 to 21 bytes) and 1.12x on `citm_catalog.json` (up to 29).
 #[inline(always)]
 pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8)> {
     loop {
         let byte = *window.get(at)?;
         match BYTE_CLASS[usize::from(byte)] {
             ByteClass::Token => return Some((at, byte)),
-            ByteClass::Space => at = skip_spaces(window, at + 1),
+            ByteClass::Space => {
+                at += 1;
+                while window.get(at..at + 8) == Some(SPACES.as_slice()) {
+                    at += 8;
+                }
+            }
             ByteClass::General => return None,
         }
     }
 }
+
+/// A word of indentation.
+const SPACES: [u8; 8] = [b' '; 8];
 
 /// What [`next_token_byte`] does at a byte.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -688,22 +665,40 @@ mod tests {
     }
 
     #[test]
-    fn space_runs_of_every_length_are_skipped() {
-        for from in 0..3 {
-            for len in 0..52 {
-                for stop in [b'x', b'\n', b'\t', 0x00, 0xA0, b'"'] {
-                    let mut bytes = vec![b'-'; from];
-                    bytes.extend(std::iter::repeat_n(b' ', len));
-                    bytes.push(stop);
-                    bytes.extend_from_slice(&[b' '; 20]);
-                    assert_eq!(skip_spaces(&bytes, from), from + len, "{from} {len} {stop}");
+    fn space_runs_of_every_length_are_stepped_over_to_the_token() {
+        // Runs of 0 to 51 spaces after each kind of whitespace byte and none, at offsets
+        // that put the eight-byte steps at every alignment, ended by a token byte, a byte
+        // for the general path, or the end of the window.
+        for from in 0..9 {
+            for lead in ["", " ", "\n", "\r\n", "\t"] {
+                for len in 0..52 {
+                    let mut window = vec![b'-'; from];
+                    window.extend_from_slice(lead.as_bytes());
+                    window.extend(std::iter::repeat_n(b' ', len));
+                    let token = window.len();
+                    let context = format!("{from} {lead:?} {len}");
+                    assert_eq!(
+                        next_token_byte(&window, from),
+                        None,
+                        "{context} then the end"
+                    );
+                    window.push(b'"');
+                    assert_eq!(
+                        next_token_byte(&window, from),
+                        Some((token, b'"')),
+                        "{context}"
+                    );
+                    window[token] = b'/';
+                    assert_eq!(next_token_byte(&window, from), None, "{context} then /");
+                    // Spaces after the token are not looked at.
+                    window[token] = b'1';
+                    window.extend_from_slice(&[b' '; 20]);
+                    assert_eq!(
+                        next_token_byte(&window, from),
+                        Some((token, b'1')),
+                        "{context}"
+                    );
                 }
-                // Without a stop: wherever fewer than 8 bytes are left, or the end.
-                let mut bytes = vec![b'-'; from];
-                bytes.extend(std::iter::repeat_n(b' ', len));
-                let end = skip_spaces(&bytes, from);
-                assert!(end <= bytes.len() && end + 8 > bytes.len(), "{from} {len}");
-                assert!(bytes[from..end].iter().all(|&b| b == b' '));
             }
         }
     }
