@@ -172,9 +172,9 @@ pub struct JsonReader<S> {
     options: JsonOptions,
     /// Position (in the input window) of the next unread byte.
     pos: usize,
-    /// Where the pending token ends (`pos` plus its length), or `pos` when no token is
-    /// pending (see [`Self::token_end`]).
-    end: usize,
+    /// Where the token after the pending one may start (`pos` plus the pending token's
+    /// length), or `pos` when no token is pending (see [`Self::next_start`]).
+    next_start: usize,
     state: State,
     frames: Vec<Frame>,
     pending: Option<Pending>,
@@ -261,7 +261,7 @@ impl<S: Input> JsonReader<S> {
             input,
             options,
             pos: 0,
-            end: 0,
+            next_start: 0,
             state: State::Start,
             frames: Vec::new(),
             pending: None,
@@ -698,7 +698,8 @@ impl<S: Input> JsonReader<S> {
     /// After a key: `:`, then the member's value.
     #[inline(always)]
     fn lex_member_value(&mut self) -> Result<Entry> {
-        self.pos = self.token_end();
+        // The same value as `pos`, taken from where the lexer stored it (see `next_start`).
+        self.pos = self.next_start();
         // The `:` mostly follows the key directly, indented or not.
         if self.input.window().get(self.pos) != Some(&b':') {
             let Some(byte) = self.skip_whitespace()? else {
@@ -746,7 +747,7 @@ impl<S: Input> JsonReader<S> {
     fn lex_slot(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
         let (close, end) = closing(object);
         let window = self.input.window();
-        if let Some((at, byte)) = scan::next_token_byte(window, self.token_end()) {
+        if let Some((at, byte)) = scan::next_token_byte(window, self.next_start()) {
             let next = if !after_entry {
                 Some((at, byte))
             } else if byte == b',' {
@@ -948,7 +949,7 @@ impl<S: Input> JsonReader<S> {
 
     #[inline(always)]
     fn set_pending(&mut self, entry: Entry, len: usize, payload: Payload) -> Entry {
-        self.end = self.pos + len;
+        self.next_start = self.pos + len;
         self.pending = Some(Pending {
             entry,
             len,
@@ -961,14 +962,14 @@ impl<S: Input> JsonReader<S> {
     /// of the token consumed last, which [`Self::set_pending`] stored.
     ///
     /// It equals `pos` then, but `pos` was advanced by the read that consumed that token
-    /// (a load of the token's length and of `pos`, and a store), while `end` was stored by
-    /// the lexer itself. Starting from `end`, one token's lexing waits on the store of the
+    /// (a load of the token's length and of `pos`, and a store), while this was stored by
+    /// the lexer itself. Starting from here, one token's lexing waits on the store of the
     /// last one's, not on the read in between: one store-to-load round trip fewer on the
     /// chain that runs from token to token.
     #[inline(always)]
-    fn token_end(&self) -> usize {
-        debug_assert!(self.pending.is_none() && self.end == self.pos);
-        self.end
+    fn next_start(&self) -> usize {
+        debug_assert!(self.pending.is_none() && self.next_start == self.pos);
+        self.next_start
     }
 
     /// Lexes a value starting with `byte` at `pos`.
