@@ -52,9 +52,7 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
         Token::write_all(black_box(&tokens), &mut writer).map_err(|e| e.render())?;
         Ok(writer.into_inner().map_err(|e| e.render())?.len())
     };
-    let mut fastest = std::time::Duration::MAX;
-    for _ in 0..times {
-        let started = std::time::Instant::now();
+    repeat_timed(times, || {
         match operation {
             "scan" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_slice(black_box(bytes)))
@@ -107,10 +105,8 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             _ => return Ok(false),
         }
-        fastest = fastest.min(started.elapsed());
-    }
-    report_fastest(fastest);
-    Ok(true)
+        Ok(true)
+    })
 }
 
 fn run<T>(text: &str, operation: &str, times: usize) -> Result<(), String>
@@ -121,9 +117,7 @@ where
         return Ok(());
     }
     let value: T = sluice::json::from_str(text).map_err(|e| e.render())?;
-    let mut fastest = std::time::Duration::MAX;
-    for _ in 0..times {
-        let started = std::time::Instant::now();
+    repeat_timed(times, || {
         match operation {
             "from" => drop(black_box(
                 sluice::json::from_str::<T>(black_box(text)).map_err(|e| e.render())?,
@@ -142,19 +136,31 @@ where
             )),
             other => return Err(format!("unknown operation {other}")),
         }
-        fastest = fastest.min(started.elapsed());
-    }
-    report_fastest(fastest);
-    Ok(())
+        Ok(true)
+    })
+    .map(drop)
 }
 
-/// With `SLUICE_PROFILE_FASTEST` set, prints the fastest repetition's time (in
+/// Runs `once` `times` times, stopping early when it answers `false` (an operation it does
+/// not know), and with `SLUICE_PROFILE_FASTEST` set prints the fastest repetition's time (in
 /// nanoseconds) to standard error: a figure that, unlike the run's total, slow stretches of
-/// a shared host do not move (used by `benches/ab-time` with that variable set).
-fn report_fastest(fastest: std::time::Duration) {
-    if std::env::var_os("SLUICE_PROFILE_FASTEST").is_some() && fastest != std::time::Duration::MAX {
+/// a shared host do not move (`benches/ab-time` compares it).
+fn repeat_timed(
+    times: usize,
+    mut once: impl FnMut() -> Result<bool, String>,
+) -> Result<bool, String> {
+    let mut fastest = std::time::Duration::MAX;
+    for _ in 0..times {
+        let started = std::time::Instant::now();
+        if !once()? {
+            return Ok(false);
+        }
+        fastest = fastest.min(started.elapsed());
+    }
+    if std::env::var_os("SLUICE_PROFILE_FASTEST").is_some() && times > 0 {
         eprintln!("fastest {}", fastest.as_nanos());
     }
+    Ok(true)
 }
 
 /// The operations on the plain serde shapes of the `serde_bridge` bench.
@@ -166,9 +172,7 @@ fn run_plain<T: serde::de::DeserializeOwned>(
     operation: &str,
     times: usize,
 ) -> Result<(), String> {
-    let mut fastest = std::time::Duration::MAX;
-    for _ in 0..times {
-        let started = std::time::Instant::now();
+    repeat_timed(times, || {
         if operation == "bridge_plain" {
             let value = sluice_serde::from_json_str::<T>(black_box(text));
             drop(black_box(value.map_err(|e| e.to_string())?));
@@ -176,10 +180,9 @@ fn run_plain<T: serde::de::DeserializeOwned>(
             let value = serde_json::from_str::<T>(black_box(text));
             drop(black_box(value.map_err(|e| e.to_string())?));
         }
-        fastest = fastest.min(started.elapsed());
-    }
-    report_fastest(fastest);
-    Ok(())
+        Ok(true)
+    })
+    .map(drop)
 }
 
 fn main() -> ExitCode {
