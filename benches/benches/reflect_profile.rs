@@ -10,6 +10,7 @@
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
 //! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
+//! `scan_number_text` (that scan with numbers read as text, not converted),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
@@ -60,6 +61,13 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             "scan_last_wins" => drop(black_box(
                 sluice_benches::scan(
+                    &mut JsonReader::from_slice(black_box(bytes))
+                        .with_options(sluice_benches::last_wins_options()),
+                )
+                .map_err(|e| e.render())?,
+            )),
+            "scan_number_text" => drop(black_box(
+                sluice_benches::scan_number_text(
                     &mut JsonReader::from_slice(black_box(bytes))
                         .with_options(sluice_benches::last_wins_options()),
                 )

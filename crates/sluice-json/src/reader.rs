@@ -85,6 +85,18 @@ fn number_payload(value: Option<Decimal>) -> Payload {
     value.map_or(Payload::Number, Payload::Decimal)
 }
 
+/// The text of a number token of `len` bytes at `at` in `window`, which the number
+/// scanner accepted.
+#[inline(always)]
+fn number_text(window: &[u8], at: usize, len: usize) -> &str {
+    let bytes = &window[at..at + len];
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: the number lexers accept only ASCII bytes (digits, signs, `.`, exponent and
+    // JSON5 letters), so the bytes are ASCII and therefore UTF-8. Exercised by every test
+    // that reads a number's text, such as `numbers_keep_their_text_and_hint`.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Pending {
     entry: Entry,
@@ -1921,6 +1933,32 @@ impl<S: Input> JsonReader<S> {
         Some(narrow)
     }
 
+    /// [`Reader::read_number`] for every case: out of line, so the common case stays small
+    /// where it is inlined.
+    #[inline(never)]
+    fn read_number_general(&mut self) -> Result<Number<'_>> {
+        let pending = self.take("a number", Entry::is_number)?;
+        let start = self.pos;
+        self.commit_scalar(pending.len);
+        Ok(match pending.payload {
+            Payload::Number | Payload::Decimal(_) => {
+                let Entry::Number(hint) = pending.entry else {
+                    return Err(Error::custom("number payload without a number entry"));
+                };
+                Number::Text(number_text(self.input.window(), start, pending.len), hint)
+            }
+            Payload::Text(from, to, hint) => Number::Text(
+                number_text(self.input.window(), start + from, to - from),
+                hint,
+            ),
+            Payload::ScratchText(hint) => Number::Text(&self.scratch, hint),
+            Payload::U64(v) => Number::U64(v),
+            Payload::I64(v) => Number::I64(v),
+            Payload::F64(v) => Number::F64(v),
+            _ => return Err(Error::custom("number token without a number")),
+        })
+    }
+
     /// The typed number reads (`read_f64`, `read_u64`, ...) for everything but the common
     /// case they handle inline: the number token converted by `convert`, which also builds
     /// the errors (too long or too large for the scanner, JSON5 spellings, out of range,
@@ -2014,37 +2052,23 @@ impl<S: Input> Reader for JsonReader<S> {
         self.read_string_token("Name")
     }
 
-    #[inline]
+    /// The common case, a number in JSON syntax that a peek lexed, is handled in line: its
+    /// text borrowed from the input. JSON5 spellings, typed payloads and the reads without a
+    /// peek take [`JsonReader::read_number_general`].
+    #[inline(always)]
     fn read_number(&mut self) -> Result<Number<'_>> {
-        let pending = self.take("a number", Entry::is_number)?;
-        let start = self.pos;
-        self.commit(pending);
-        Ok(match pending.payload {
-            Payload::Number | Payload::Decimal(_) => {
-                let Entry::Number(hint) = pending.entry else {
-                    return Err(Error::custom("number payload without a number entry"));
-                };
-                let bytes = &self.input.window()[start..start + pending.len];
-                debug_assert!(bytes.is_ascii());
-                // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
-                // `E`, so the bytes are ASCII and therefore UTF-8.
-                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
-                Number::Text(text, hint)
-            }
-            Payload::Text(from, to, hint) => {
-                let bytes = &self.input.window()[start + from..start + to];
-                debug_assert!(bytes.is_ascii());
-                // SAFETY: the number scanner accepts only ASCII digits, signs, `.`, `e` and
-                // `E`, so the bytes are ASCII and therefore UTF-8.
-                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
-                Number::Text(text, hint)
-            }
-            Payload::ScratchText(hint) => Number::Text(&self.scratch, hint),
-            Payload::U64(v) => Number::U64(v),
-            Payload::I64(v) => Number::I64(v),
-            Payload::F64(v) => Number::F64(v),
-            _ => return Err(Error::custom("number token without a number")),
-        })
+        if let Some(pending) = self.pending
+            && let Entry::Number(hint) = pending.entry
+            && let Payload::Number | Payload::Decimal(_) = pending.payload
+        {
+            let start = self.pos;
+            self.commit_scalar(pending.len);
+            return Ok(Number::Text(
+                number_text(self.input.window(), start, pending.len),
+                hint,
+            ));
+        }
+        self.read_number_general()
     }
 
     narrow_integer_reads! {

@@ -303,6 +303,35 @@ fn numbers_keep_their_text_and_hint() {
 }
 
 #[test]
+fn number_text_reads_with_and_without_a_peek_agree_and_move_the_span() {
+    let doc = r#"[7, -0.25, 1e5, 123456789012345678901234, "x"]"#;
+    for peek_first in [false, true] {
+        let mut reader = JsonReader::from_str(doc);
+        reader.read_array_root().unwrap();
+        for (text, at) in [
+            ("7", 1),
+            ("-0.25", 4),
+            ("1e5", 11),
+            ("123456789012345678901234", 16),
+        ] {
+            if peek_first {
+                reader.peek().unwrap();
+            }
+            assert_eq!(reader.read_number().unwrap().as_text(), Some(text));
+            assert_eq!(reader.span(), Span::new(at, at + text.len()), "{text}");
+        }
+        let err = reader.read_number().unwrap_err();
+        assert_eq!(err.code(), core_codes::UNEXPECTED_ENTRY);
+        assert_eq!(err.span(), Some(Span::new(42, 45)));
+        assert_eq!(
+            reader.read_str().unwrap(),
+            "x",
+            "a failed read consumes nothing"
+        );
+    }
+}
+
+#[test]
 fn strings_without_escapes_are_borrowed_from_the_input() {
     let text = r#"["plain", "esc\"aped"]"#;
     let mut reader = JsonReader::from_str(text);
