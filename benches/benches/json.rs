@@ -4,7 +4,7 @@
 //! - `read/*`: every token of the file, strings read, numbers read as `u64`, `i64` or `f64`
 //!   at the call site (by their syntax), against serde_json into `IgnoredAny` and `Value`,
 //!   struson's pull reader doing the same work, and simd-json building its tape.
-//!   `sluice_slice_number_text` reads numbers as text without converting them, the way
+//!   `sluice_slice_number_text_only` reads numbers as text without converting them, the way
 //!   `IgnoredAny` skips them, to tell the conversions' cost from the rest.
 //! - `read_io/*`: the same scan through `io::Read` instead of a slice.
 //! - `write/*`: pretty and condensed output from a pre-read token stream, against
@@ -98,7 +98,7 @@ fn read(c: &mut Criterion) {
         });
         // The same scan with numbers read as text and not converted, as `IgnoredAny` below
         // leaves them: the difference is the cost of the conversions.
-        group.bench_function("sluice_slice_number_text", |b| {
+        group.bench_function("sluice_slice_number_text_only", |b| {
             b.iter(|| {
                 let reader = JsonReader::from_slice(black_box(&bytes));
                 sluice_benches::scan_number_text(&mut reader.with_options(last_wins.clone()))

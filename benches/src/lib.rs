@@ -77,7 +77,7 @@ pub fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
 
 /// [`scan`] with every number read as its text and not converted (the text's length
 /// summed): what serde_json's `IgnoredAny` does with a number, which it checks against the
-/// grammar and skips. The `read/*/sluice_slice_number_text` bench, beside the
+/// grammar and skips. The `read/*/sluice_slice_number_text_only` bench, beside the
 /// `IgnoredAny` one, tells the cost of the conversions from the cost of the rest.
 ///
 /// # Errors

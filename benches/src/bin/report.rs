@@ -110,7 +110,8 @@ fn is_ours(contender: &str) -> bool {
 }
 
 /// Contenders of ours that do only part of the job (`sluice_json_reader_only` reads the
-/// tokens a serde bridge would see, without the bridge): shown, never the summary's "best".
+/// tokens a serde bridge would see, without the bridge; `sluice_slice_number_text_only`
+/// leaves the numbers unconverted): shown, never the summary's "best".
 fn is_partial(contender: &str) -> bool {
     contender.ends_with("_only")
 }
