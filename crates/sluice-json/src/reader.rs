@@ -2054,7 +2054,7 @@ impl<S: Input> Reader for JsonReader<S> {
 
     /// The common case, a number in JSON syntax that a peek lexed, is handled in line: its
     /// text borrowed from the input. JSON5 spellings, typed payloads and the reads without a
-    /// peek take [`JsonReader::read_number_general`].
+    /// peek take a general path, out of line.
     #[inline(always)]
     fn read_number(&mut self) -> Result<Number<'_>> {
         if let Some(pending) = self.pending
