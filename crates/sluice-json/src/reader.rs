@@ -1933,20 +1933,39 @@ impl<S: Input> JsonReader<S> {
         Some(narrow)
     }
 
+    /// The length and hint of the pending token when it is a number in JSON syntax, whose
+    /// text is the whole token (not a JSON5 spelling or a typed payload).
+    #[inline(always)]
+    fn pending_number_in_json_syntax(&self) -> Option<(usize, NumberHint)> {
+        let pending = self.pending?;
+        match (pending.entry, pending.payload) {
+            (Entry::Number(hint), Payload::Number | Payload::Decimal(_)) => {
+                Some((pending.len, hint))
+            }
+            _ => None,
+        }
+    }
+
+    /// Consumes the pending number token in JSON syntax, `len` bytes long, and gives its
+    /// text, borrowed from the input.
+    #[inline(always)]
+    fn commit_number_text(&mut self, len: usize, hint: NumberHint) -> Number<'_> {
+        let start = self.pos;
+        self.commit_scalar(len);
+        Number::Text(number_text(self.input.window(), start, len), hint)
+    }
+
     /// [`Reader::read_number`] for every case: out of line, so the common case stays small
     /// where it is inlined.
     #[inline(never)]
     fn read_number_general(&mut self) -> Result<Number<'_>> {
         let pending = self.take("a number", Entry::is_number)?;
+        if let Some((len, hint)) = self.pending_number_in_json_syntax() {
+            return Ok(self.commit_number_text(len, hint));
+        }
         let start = self.pos;
         self.commit_scalar(pending.len);
         Ok(match pending.payload {
-            Payload::Number | Payload::Decimal(_) => {
-                let Entry::Number(hint) = pending.entry else {
-                    return Err(Error::custom("number payload without a number entry"));
-                };
-                Number::Text(number_text(self.input.window(), start, pending.len), hint)
-            }
             Payload::Text(from, to, hint) => Number::Text(
                 number_text(self.input.window(), start + from, to - from),
                 hint,
@@ -2057,16 +2076,8 @@ impl<S: Input> Reader for JsonReader<S> {
     /// peek take a general path, out of line.
     #[inline(always)]
     fn read_number(&mut self) -> Result<Number<'_>> {
-        if let Some(pending) = self.pending
-            && let Entry::Number(hint) = pending.entry
-            && let Payload::Number | Payload::Decimal(_) = pending.payload
-        {
-            let start = self.pos;
-            self.commit_scalar(pending.len);
-            return Ok(Number::Text(
-                number_text(self.input.window(), start, pending.len),
-                hint,
-            ));
+        if let Some((len, hint)) = self.pending_number_in_json_syntax() {
+            return Ok(self.commit_number_text(len, hint));
         }
         self.read_number_general()
     }
