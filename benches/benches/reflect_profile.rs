@@ -53,6 +53,9 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
         Token::write_all(black_box(&tokens), &mut writer).map_err(|e| e.render())?;
         Ok(writer.into_inner().map_err(|e| e.render())?.len())
     };
+    let last_wins_reader = || {
+        JsonReader::from_slice(black_box(bytes)).with_options(sluice_benches::last_wins_options())
+    };
     repeat_timed(times, || {
         match operation {
             "scan" => drop(black_box(
@@ -60,18 +63,11 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
                     .map_err(|e| e.render())?,
             )),
             "scan_last_wins" => drop(black_box(
-                sluice_benches::scan(
-                    &mut JsonReader::from_slice(black_box(bytes))
-                        .with_options(sluice_benches::last_wins_options()),
-                )
-                .map_err(|e| e.render())?,
+                sluice_benches::scan(&mut last_wins_reader()).map_err(|e| e.render())?,
             )),
             "scan_number_text" => drop(black_box(
-                sluice_benches::scan_number_text(
-                    &mut JsonReader::from_slice(black_box(bytes))
-                        .with_options(sluice_benches::last_wins_options()),
-                )
-                .map_err(|e| e.render())?,
+                sluice_benches::scan_number_text(&mut last_wins_reader())
+                    .map_err(|e| e.render())?,
             )),
             "scan_io" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_read(black_box(bytes)))
