@@ -2118,11 +2118,16 @@ impl<S: Input> Reader for JsonReader<S> {
     fn read_f64(&mut self) -> Result<f64> {
         // The common case: a number the scanner read on the way, and the fast path of
         // `decimal` settles, so its text is never walked again.
-        if let Some(pending) = self.pending
-            && let Payload::Decimal(value) = pending.payload
+        // One pattern for the token and its payload: the payload's tag then stands for both
+        // (an empty `pending` is a value of that tag), one compare instead of two.
+        if let Some(Pending {
+            payload: Payload::Decimal(value),
+            len,
+            ..
+        }) = self.pending
             && let Some(value) = decimal::decimal_to_f64(value)
         {
-            self.commit_scalar(pending.len);
+            self.commit_scalar(len);
             return Ok(value);
         }
         self.read_number_as(|number| number.to_f64())
