@@ -723,6 +723,16 @@ impl<S: Input> JsonReader<S> {
         }
         self.pos += 1;
         self.state = State::ObjectValue;
+        // Pretty printers put one space after the `:` (`"key": value`): stepped over with
+        // one compare, without the whitespace loop's test for a word of indentation.
+        let window = self.input.window();
+        if window.get(self.pos) == Some(&b' ')
+            && let Some(&byte) = window.get(self.pos + 1)
+            && scan::may_start_token(byte)
+        {
+            self.pos += 1;
+            return self.lex_nested_value(byte);
+        }
         let Some(byte) = self.skip_whitespace()? else {
             return Err(self.eof_error());
         };

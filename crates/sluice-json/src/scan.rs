@@ -317,6 +317,17 @@ pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8
     }
 }
 
+/// Whether `byte` is printable ASCII other than `/`: a byte a token starts at under every
+/// option, since whitespace, comments and JSON5 whitespace all begin outside that range.
+/// `false` also for control bytes, which [`next_token_byte`] would hand to the lexer too:
+/// callers take their general path for those, which then reports them.
+#[inline(always)]
+pub(crate) fn may_start_token(byte: u8) -> bool {
+    // By arithmetic rather than from `BYTE_CLASS`: the table's address would be one more
+    // value for the reader's loop to keep in a register.
+    byte.wrapping_sub(0x21) < 0x5F && byte != b'/'
+}
+
 /// A word of indentation.
 const SPACES: [u8; 8] = [b' '; 8];
 
@@ -725,6 +736,21 @@ mod tests {
             window.extend_from_slice(gap.as_bytes());
             assert_eq!(next_token_byte(&window, 1), None, "{gap:?} then the end");
         }
+    }
+
+    #[test]
+    fn a_byte_said_to_start_a_token_is_found_as_one_by_the_whitespace_step() {
+        // The shortcut after `:` must never take a byte the general step would skip or
+        // leave to the general path; it may leave to that path bytes the step would take.
+        let mut taken = 0;
+        for byte in 0..=255u8 {
+            if may_start_token(byte) {
+                assert_eq!(next_token_byte(&[byte], 0), Some((0, byte)), "{byte:#04x}");
+                taken += 1;
+            }
+        }
+        // Printable ASCII (0x21 to 0x7e) and DEL, without `/`.
+        assert_eq!(taken, 94);
     }
 
     #[test]

@@ -580,3 +580,85 @@ fn errors_of_the_out_of_line_lexer_paths_keep_their_codes_and_spans() {
     let valid = read_slice(b"{a: 'text', b: +1, c: [null, true, false, 0x10]}", &json5).unwrap();
     assert_eq!(valid.len(), 13);
 }
+
+#[test]
+fn member_values_read_the_same_whatever_follows_the_colon() {
+    // One space after `:` is stepped over in one compare; everything else goes the general
+    // way. Whatever the spacing, the tokens, the value's span and the errors must be the
+    // same, on the slice and through `io::Read` cut at every byte.
+    let values = [
+        "\"s\"",
+        "1",
+        "-2.5",
+        "true",
+        "null",
+        "{}",
+        "[]",
+        "{\"b\": 2}",
+        "[3]",
+    ];
+    let strict = strict();
+    let relaxed = JsonOptions::relaxed();
+    let separators: [(&str, &JsonOptions); 9] = [
+        ("", &strict),
+        (" ", &strict),
+        ("  ", &strict),
+        (" \n", &strict),
+        ("\n ", &strict),
+        ("\t", &strict),
+        (" \r\n  ", &strict),
+        (" /* c */ ", &relaxed),
+        (" // c\n", &relaxed),
+    ];
+    for value in values {
+        let expected = read_slice(format!("{{\"k\":{value}}}").as_bytes(), &strict).unwrap();
+        for (separator, options) in separators {
+            let doc = format!("{{\"k\":{separator}{value}}}");
+            assert_eq!(
+                read_slice(doc.as_bytes(), options).as_ref().ok(),
+                Some(&expected),
+                "{doc:?}"
+            );
+            for chunk in [1, 2, 64] {
+                assert_eq!(
+                    outcome(read_trickle(doc.as_bytes(), chunk, options)),
+                    outcome(read_slice(doc.as_bytes(), options)),
+                    "{chunk}-byte reads of {doc:?}"
+                );
+            }
+            // The value's span starts right after the separator.
+            let mut reader = JsonReader::from_str(&doc).with_options(options.clone());
+            reader.read_map_root().unwrap();
+            reader.read_name().unwrap();
+            reader.skip().unwrap();
+            let start = 5 + separator.len();
+            if !value.starts_with(['{', '[']) {
+                assert_eq!(
+                    reader.span(),
+                    Span::new(start, start + value.len()),
+                    "{doc:?}"
+                );
+            }
+        }
+    }
+    // What cannot start a value is refused at its byte, with one space before it or more.
+    for separator in [" ", "  ", ""] {
+        let at = 5 + separator.len();
+        for bad in ["]", ",", "}", "x"] {
+            let doc = format!("{{\"k\":{separator}{bad}}}");
+            assert_error(
+                doc.as_bytes(),
+                &strict,
+                codes::UNEXPECTED_TOKEN,
+                (at, at + 1),
+            );
+        }
+    }
+    // A comment right after one space is still a comment where comments are allowed, and
+    // an error where they are not.
+    assert_eq!(
+        read_slice(b"{\"k\": /**/1}", &relaxed).unwrap(),
+        read_slice(b"{\"k\":1}", &strict).unwrap()
+    );
+    assert!(read_slice(b"{\"k\": /**/1}", &strict).is_err());
+}
