@@ -677,11 +677,12 @@ mod tests {
 
     #[test]
     fn space_runs_of_every_length_are_stepped_over_to_the_token() {
-        // Runs of 0 to 51 spaces after each kind of whitespace byte and none, at offsets
-        // that put the eight-byte steps at every alignment, ended by a token byte, a byte
-        // for the general path, or the end of the window.
+        // Runs of 0 to 51 spaces after each kind of whitespace byte and none (and after
+        // spaces that another whitespace byte ends), at offsets that put the eight-byte
+        // steps at every alignment, ended by a token byte, a byte for the general path, or
+        // the end of the window.
         for from in 0..9 {
-            for lead in ["", " ", "\n", "\r\n", "\t"] {
+            for lead in ["", " ", "\n", "\r\n", "\t", "   \r\n", "     \t", "  \n \n"] {
                 for len in 0..52 {
                     let mut window = vec![b'-'; from];
                     window.extend_from_slice(lead.as_bytes());
