@@ -105,6 +105,18 @@ struct Pending {
     payload: Payload,
 }
 
+impl Pending {
+    /// The length and hint of this token when it is a number in JSON syntax, whose text is
+    /// the whole token (not a JSON5 spelling or a typed payload).
+    #[inline(always)]
+    fn number_in_json_syntax(self) -> Option<(usize, NumberHint)> {
+        match (self.entry, self.payload) {
+            (Entry::Number(hint), Payload::Number | Payload::Decimal(_)) => Some((self.len, hint)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     object: bool,
@@ -724,7 +736,9 @@ impl<S: Input> JsonReader<S> {
         self.pos += 1;
         self.state = State::ObjectValue;
         // Pretty printers put one space after the `:` (`"key": value`): stepped over with
-        // one compare, without the whitespace loop's test for a word of indentation.
+        // one compare, without the whitespace loop's test for a word of indentation. The
+        // value lexer is called (and inlined) on each way: merged into one call, the read
+        // took 1.01x the time on twitter.json and 1.03x to 1.05x on citm_catalog.json.
         let window = self.input.window();
         if window.get(self.pos) == Some(&b' ')
             && let Some(&byte) = window.get(self.pos + 1)
@@ -1943,19 +1957,6 @@ impl<S: Input> JsonReader<S> {
         Some(narrow)
     }
 
-    /// The length and hint of the pending token when it is a number in JSON syntax, whose
-    /// text is the whole token (not a JSON5 spelling or a typed payload).
-    #[inline(always)]
-    fn pending_number_in_json_syntax(&self) -> Option<(usize, NumberHint)> {
-        let pending = self.pending?;
-        match (pending.entry, pending.payload) {
-            (Entry::Number(hint), Payload::Number | Payload::Decimal(_)) => {
-                Some((pending.len, hint))
-            }
-            _ => None,
-        }
-    }
-
     /// Consumes the pending number token in JSON syntax, `len` bytes long, and gives its
     /// text, borrowed from the input.
     #[inline(always)]
@@ -1970,7 +1971,7 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn read_number_general(&mut self) -> Result<Number<'_>> {
         let pending = self.take("a number", Entry::is_number)?;
-        if let Some((len, hint)) = self.pending_number_in_json_syntax() {
+        if let Some((len, hint)) = pending.number_in_json_syntax() {
             return Ok(self.commit_number_text(len, hint));
         }
         let start = self.pos;
@@ -2086,7 +2087,7 @@ impl<S: Input> Reader for JsonReader<S> {
     /// peek take a general path, out of line.
     #[inline(always)]
     fn read_number(&mut self) -> Result<Number<'_>> {
-        if let Some((len, hint)) = self.pending_number_in_json_syntax() {
+        if let Some((len, hint)) = self.pending.and_then(Pending::number_in_json_syntax) {
             return Ok(self.commit_number_text(len, hint));
         }
         self.read_number_general()

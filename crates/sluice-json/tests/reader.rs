@@ -610,6 +610,8 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
         (" /* c */ ", &relaxed),
         (" // c\n", &relaxed),
     ];
+    // Where the separator starts: after `{"k":`.
+    let after_colon = "{\"k\":".len();
     for value in values {
         let expected = read_slice(format!("{{\"k\":{value}}}").as_bytes(), &strict).unwrap();
         for (separator, options) in separators {
@@ -631,7 +633,7 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
             reader.read_map_root().unwrap();
             reader.read_name().unwrap();
             reader.skip().unwrap();
-            let start = 5 + separator.len();
+            let start = after_colon + separator.len();
             if !value.starts_with(['{', '[']) {
                 assert_eq!(
                     reader.span(),
@@ -643,7 +645,7 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
     }
     // What cannot start a value is refused at its byte, with one space before it or more.
     for separator in [" ", "  ", ""] {
-        let at = 5 + separator.len();
+        let at = after_colon + separator.len();
         for bad in ["]", ",", "}", "x"] {
             let doc = format!("{{\"k\":{separator}{bad}}}");
             assert_error(
