@@ -125,11 +125,15 @@ impl Pending {
     /// Where the content of this string or key token lies when it is borrowed from the
     /// input (offsets from the token's start), and whether it is proven UTF-8; `None` for
     /// decoded strings and other tokens.
+    ///
+    /// The range is within the token: a quoted token holds at least its two quotes, so
+    /// `1 <= len - 1`; an identifier key is the whole token.
     #[inline(always)]
     fn borrowed_content(self) -> Option<(usize, usize, bool)> {
         match self.payload {
             Payload::Borrowed { quoted, proven } => {
                 let quote = usize::from(quoted);
+                debug_assert!(self.len >= 2 * quote);
                 Some((quote, self.len - quote, proven))
             }
             _ => None,
