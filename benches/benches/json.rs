@@ -9,6 +9,9 @@
 //! - `read_io/*`: the same scan through `io::Read` instead of a slice.
 //! - `write/*`: pretty and condensed output from a pre-read token stream, against
 //!   serde_json's `to_writer` of a `Value`.
+//! - `large_object/*`: one object of 200,000 long keys that differ in a few digits (about
+//!   10 MB), where the default duplicate-key check runs through its hash index: the
+//!   default options against `DuplicateKeys::LastWins` (no check) and serde_json.
 //!
 //! Run with `cargo bench -p sluice-benches --bench json`; numbers are MB/s of the input file.
 
@@ -172,5 +175,47 @@ fn write(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, read, write);
+/// One object of `count` long keys that differ in a few digits, each with a small integer.
+fn large_object(count: usize) -> Vec<u8> {
+    let mut doc = String::from("{");
+    for i in 0..count {
+        if i > 0 {
+            doc.push(',');
+        }
+        doc.push_str(&format!(
+            "\"key_number_{i:08}_with_some_padding_text_here\":{i}"
+        ));
+    }
+    doc.push('}');
+    doc.into_bytes()
+}
+
+fn read_large_object(c: &mut Criterion) {
+    let bytes = large_object(200_000);
+    let mut group = c.benchmark_group("large_object");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.sample_size(20);
+    group.bench_function("sluice_slice", |b| {
+        b.iter(|| scan(&mut JsonReader::from_slice(black_box(&bytes))).unwrap());
+    });
+    let last_wins = sluice_benches::last_wins_options();
+    group.bench_function("sluice_slice_last_wins", |b| {
+        b.iter(|| {
+            let reader = JsonReader::from_slice(black_box(&bytes));
+            scan(&mut reader.with_options(last_wins.clone())).unwrap()
+        });
+    });
+    group.bench_function("sluice_io_read", |b| {
+        b.iter(|| scan(&mut JsonReader::from_read(black_box(&bytes[..]))).unwrap());
+    });
+    group.bench_function("serde_json_ignored_any", |b| {
+        b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
+    });
+    group.bench_function("serde_json_value", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, read, write, read_large_object);
 criterion_main!(benches);

@@ -6,15 +6,22 @@
 //! mixed) sets one bit of a 256-bit filter per object: a key whose bit is clear is certainly
 //! new, as most keys of a valid document are, and costs no comparison at all. Otherwise it
 //! is compared with the object's keys linearly by length and fingerprint (bytes only for
-//! longer keys), and an object that grows past
-//! [`SMALL_OBJECT`] keys gets a hash index instead of the scan.
+//! longer keys), and an object that grows past [`SMALL_OBJECT`] keys gets a hash index
+//! instead of the scan.
+//!
+//! The index hashes keys with std's [`RandomState`] (a hash keyed at random per tracker),
+//! and chains the entries that share a hash. Neither ordinary keys that
+//! differ in a few bytes nor keys crafted against a known hash function can then make a
+//! lookup compare with many keys: a large object costs one hash and about one comparison
+//! per key, never a time that grows with the square of its size.
+//!
 //! Without duplicate detection only the current key is kept, for the error path, and only
 //! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
-//! this tracker is not used). Closing an
-//! object truncates both arenas, so memory is bounded by the keys of the open objects.
+//! this tracker is not used). Closing an object truncates both arenas, so memory is bounded
+//! by the keys of the open objects.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 /// Objects with more keys than this get a hash index instead of a linear scan.
 const SMALL_OBJECT: usize = 64;
@@ -65,7 +72,32 @@ impl Hasher for PassThrough {
     }
 }
 
-type Index = HashMap<u64, usize, BuildHasherDefault<PassThrough>>;
+/// No earlier entry with the same hash, in [`Index::previous`].
+const NO_ENTRY: usize = usize::MAX;
+
+/// The hash index of a large object.
+#[derive(Debug, Default)]
+struct Index {
+    /// Each hash to the last entry (a position in [`KeyTracker::entries`]) that has it.
+    last: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
+    /// For the object's `i`-th entry, the entry before it with the same hash, or
+    /// [`NO_ENTRY`]: a chain per hash, so that keys with equal hashes are each compared
+    /// once, with the keys of that hash only.
+    previous: Vec<usize>,
+}
+
+impl Index {
+    fn clear(&mut self) {
+        self.last.clear();
+        self.previous.clear();
+    }
+
+    /// Adds the entry at `at` (the object's next one) under `hash`.
+    fn add(&mut self, hash: u64, at: usize) {
+        let previous = self.last.insert(hash, at).unwrap_or(NO_ENTRY);
+        self.previous.push(previous);
+    }
+}
 
 #[derive(Debug)]
 struct KeyFrame {
@@ -92,6 +124,14 @@ pub(crate) struct KeyTracker {
     frames: Vec<KeyFrame>,
     /// Hash indexes of closed objects, kept to reuse their allocations.
     spare_indexes: Vec<Index>,
+    /// The random key of the indexes' hash, drawn when the first index is built.
+    hash_state: Option<RandomState>,
+    /// Tests only: every key hashes the same, so every lookup walks one chain.
+    #[cfg(test)]
+    one_hash_for_all: bool,
+    /// Tests only: how many entries the hash index compared keys with.
+    #[cfg(test)]
+    index_comparisons: usize,
 }
 
 #[inline(always)]
@@ -128,25 +168,6 @@ fn fingerprint(key: &[u8]) -> u64 {
     } else {
         0
     }
-}
-
-/// A fast, non-cryptographic hash (FxHash-style, eight bytes at a time) for the index of
-/// large objects. Collisions are resolved by comparing the keys, so a crafted collision
-/// costs time, never correctness.
-#[inline]
-fn hash_key(key: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut hash = key.len() as u64;
-    let mut chunks = key.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    hash = (hash.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
-    hash ^ (hash >> 29)
 }
 
 /// The bytes of `entry`, in the input or in the arena.
@@ -252,11 +273,25 @@ impl KeyTracker {
     /// [`SMALL_OBJECT`] keys, and adds `text` to it.
     #[inline(never)]
     fn is_new_slow(&mut self, text: &[u8], print: u64, maybe_seen: bool, input: &[u8]) -> bool {
+        // Two words, copied so the closure below does not hold the tracker.
+        let hash_state = self.hash_state.get_or_insert_with(RandomState::new).clone();
+        #[cfg(test)]
+        let one_hash_for_all = self.one_hash_for_all;
+        let hash = |bytes: &[u8]| {
+            #[cfg(test)]
+            if one_hash_for_all {
+                return 7;
+            }
+            hash_state.hash_one(bytes)
+        };
         let KeyTracker {
             bytes: arena,
             entries,
             frames,
             spare_indexes,
+            #[cfg(test)]
+            index_comparisons,
+            ..
         } = self;
         let Some(frame) = frames.last_mut() else {
             return true;
@@ -264,37 +299,36 @@ impl KeyTracker {
         let first = frame.first_entry;
         let at = entries.len();
         let known = &entries[first..];
-        match &mut frame.index {
-            None => {
-                if maybe_seen && known.iter().any(|e| holds(e, text, print, arena, input)) {
-                    return false;
-                }
-                if known.len() >= SMALL_OBJECT {
-                    // The object has grown: index its keys by hash from now on.
-                    let mut index = spare_indexes.pop().unwrap_or_default();
-                    for (i, entry) in known.iter().enumerate() {
-                        let hash = hash_key(entry_bytes(entry, arena, input));
-                        index.entry(hash).or_insert(first + i);
-                    }
-                    index.insert(hash_key(text), at);
-                    frame.index = Some(index);
-                }
-                true
+        let Some(index) = &mut frame.index else {
+            if maybe_seen && known.iter().any(|e| holds(e, text, print, arena, input)) {
+                return false;
             }
-            Some(index) => {
-                let hash = hash_key(text);
-                match index.get(&hash) {
-                    Some(&found) if holds(&entries[found], text, print, arena, input) => false,
-                    // Equal hashes of different keys: compare with every key, so
-                    // correctness never rests on the hash.
-                    Some(_) => !known.iter().any(|e| holds(e, text, print, arena, input)),
-                    None => {
-                        index.insert(hash, at);
-                        true
-                    }
+            if known.len() >= SMALL_OBJECT {
+                // The object has grown: index its keys by hash from now on. They are all
+                // different (each was checked when it came).
+                let mut index = spare_indexes.pop().unwrap_or_default();
+                for (i, entry) in known.iter().enumerate() {
+                    index.add(hash(entry_bytes(entry, arena, input)), first + i);
                 }
+                index.add(hash(text), at);
+                frame.index = Some(index);
             }
+            return true;
+        };
+        let key_hash = hash(text);
+        let mut candidate = index.last.get(&key_hash).copied().unwrap_or(NO_ENTRY);
+        while candidate != NO_ENTRY {
+            #[cfg(test)]
+            {
+                *index_comparisons += 1;
+            }
+            if holds(&entries[candidate], text, print, arena, input) {
+                return false;
+            }
+            candidate = index.previous[candidate - first];
         }
+        index.add(key_hash, at);
+        true
     }
 
     /// The current (last) key of the object at nesting position `object` (0 = outermost
@@ -439,6 +473,60 @@ mod tests {
         assert!(keys.frames[0].index.is_some());
         assert!(!keys.insert(KeyBytes::Copy(b"new"), input));
         assert!(!keys.insert(KeyBytes::Input(0, &input[..3]), input));
+    }
+
+    /// Keys such as `key_number_00000017_with_some_padding_text_here`: long, alike, and
+    /// different in a few digits only.
+    fn similar_key(i: usize) -> String {
+        format!("key_number_{i:08}_with_some_padding_text_here")
+    }
+
+    #[test]
+    fn similar_keys_in_a_large_object_are_each_compared_at_most_once() {
+        let mut keys = KeyTracker::default();
+        keys.open();
+        let count = 100_000;
+        for i in 0..count {
+            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+        }
+        let index_comparisons_of_new_keys = keys.index_comparisons;
+        for i in [0, 1, 63, 64, 65, count / 2, count - 1] {
+            assert!(!keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+        }
+        // New keys meet no other key of their (random, 64-bit) hash: two of 100,000 keys
+        // share one with a probability near 1e-9. Each duplicate meets its first occurrence.
+        assert_eq!(index_comparisons_of_new_keys, 0);
+        assert_eq!(keys.index_comparisons, 7);
+    }
+
+    #[test]
+    fn keys_that_all_share_one_hash_are_still_told_apart() {
+        let mut keys = KeyTracker {
+            one_hash_for_all: true,
+            ..KeyTracker::default()
+        };
+        keys.open();
+        let count = 300;
+        for i in 0..count {
+            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+        }
+        for i in [0, 64, 65, count - 1] {
+            assert!(!keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+        }
+        assert!(keys.insert(KeyBytes::Copy(b"one more"), b""));
+        assert!(!keys.insert(KeyBytes::Copy(b"one more"), b""));
+        // The index was built and used: every lookup past `SMALL_OBJECT` walked the chain.
+        assert!(keys.index_comparisons > 0);
+        // A closed object's index is kept for the next large object, emptied.
+        keys.close();
+        assert_eq!(keys.spare_indexes.len(), 1);
+        assert!(keys.spare_indexes[0].previous.is_empty());
+        keys.open();
+        for i in 0..count {
+            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+        }
+        assert!(!keys.insert(KeyBytes::Copy(similar_key(count - 1).as_bytes()), b""));
+        assert!(keys.spare_indexes.is_empty(), "the spare index was reused");
     }
 
     #[test]

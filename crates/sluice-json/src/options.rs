@@ -8,8 +8,22 @@
 pub enum DuplicateKeys {
     /// Report [`DUPLICATE_KEY`](crate::codes::DUPLICATE_KEY) at the second occurrence.
     ///
-    /// The reader keeps a small per-object set of the keys seen so far (cleared when the
-    /// object closes), so this costs a hash and a short copy per key.
+    /// The reader keeps the keys of every open object (dropped when the object closes):
+    /// usually a filter test per key, and for objects of more than 64 keys a hash index
+    /// whose hash is keyed at random, so no choice of keys makes the check slow. Memory
+    /// grows with the keys of the open objects; reading a single huge object from a
+    /// stream with bounded memory takes [`DuplicateKeys::LastWins`].
+    ///
+    /// ```
+    /// use sluice_json::{codes, JsonReader};
+    /// use sluice_core::Token;
+    ///
+    /// let mut reader = JsonReader::from_str(r#"{"a": 1, "a": 2}"#);
+    /// let err = Token::read_all(&mut reader).unwrap_err();
+    /// assert_eq!(err.code(), codes::DUPLICATE_KEY);
+    /// // The span is the second `"a"`.
+    /// assert_eq!(err.span().map(|s| (s.start, s.end)), Some((9, 12)));
+    /// ```
     #[default]
     Error,
     /// Accept duplicates; the last one wins.
@@ -19,6 +33,16 @@ pub enum DuplicateKeys {
     /// insertion (a [`Value`](sluice_core::Value) map set with `insert`, a struct field
     /// written twice) ends up with the last one. The reader tracks nothing for it, so this
     /// is also the fastest setting.
+    ///
+    /// ```
+    /// use sluice_json::{DuplicateKeys, JsonOptions, JsonReader};
+    /// use sluice_core::Token;
+    ///
+    /// let options = JsonOptions { duplicate_keys: DuplicateKeys::LastWins, ..JsonOptions::strict() };
+    /// let mut reader = JsonReader::from_str(r#"{"a": 1, "a": 2}"#).with_options(options);
+    /// // `{`, two keys, two values, `}`.
+    /// assert_eq!(Token::read_all(&mut reader).unwrap().len(), 6);
+    /// ```
     LastWins,
 }
 
