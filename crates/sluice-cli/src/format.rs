@@ -27,6 +27,13 @@ pub(crate) enum Dialect {
     Json5,
 }
 
+impl Dialect {
+    /// The dialect of an input: the one a flag asks for, else the one its file name suggests.
+    pub(crate) fn of_input(asked: Option<Dialect>, path: &str) -> Dialect {
+        asked.unwrap_or_else(|| Format::dialect_from_path(path))
+    }
+}
+
 impl Format {
     /// The format a file name suggests, if its extension is known.
     pub(crate) fn from_path(path: &str) -> Option<Format> {
@@ -37,6 +44,14 @@ impl Format {
             "msgpack" | "mpk" | "mp" => Some(Format::Msgpack),
             _ => None,
         }
+    }
+
+    /// The format of an input: the one a flag asks for (`--from`, `--ndjson`, `--msgpack`),
+    /// else the one its file name suggests. Every command decides with this rule, so they
+    /// agree on which inputs are NDJSON records: a JSON dialect flag never changes the format,
+    /// only the syntax of each value.
+    pub(crate) fn of_input(asked: Option<Format>, path: &str) -> Option<Format> {
+        asked.or_else(|| Format::from_path(path))
     }
 
     /// The dialect a file name suggests (`.jsonc` is relaxed, `.json5` is JSON5).
@@ -66,5 +81,25 @@ mod tests {
         assert_eq!(Format::from_path("-"), None);
         assert_eq!(Format::dialect_from_path("game.jsonc"), Dialect::Relaxed);
         assert_eq!(Format::dialect_from_path("game.json"), Dialect::Strict);
+    }
+
+    #[test]
+    fn a_flag_wins_over_the_file_name() {
+        assert_eq!(Format::of_input(None, "r.jsonl"), Some(Format::Ndjson));
+        assert_eq!(
+            Format::of_input(Some(Format::Json), "r.ndjson"),
+            Some(Format::Json)
+        );
+        assert_eq!(
+            Format::of_input(Some(Format::Ndjson), "-"),
+            Some(Format::Ndjson)
+        );
+        assert_eq!(Format::of_input(None, "-"), None);
+        assert_eq!(Dialect::of_input(None, "r.ndjson"), Dialect::Strict);
+        assert_eq!(Dialect::of_input(None, "c.jsonc"), Dialect::Relaxed);
+        assert_eq!(
+            Dialect::of_input(Some(Dialect::Strict), "c.jsonc"),
+            Dialect::Strict
+        );
     }
 }

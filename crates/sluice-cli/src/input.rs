@@ -1,5 +1,7 @@
-//! Opening inputs: small files are loaded whole (zero-copy reading, snippets in diagnostics),
-//! large files and standard input are streamed with bounded memory and a progress bar.
+//! Opening inputs: regular files up to [`LOAD_LIMIT`] are loaded whole (zero-copy reading,
+//! snippets in diagnostics); everything else (larger files, standard input, pipes, FIFOs,
+//! devices) is streamed with bounded memory. Only a large regular file, whose size is known,
+//! shows a progress bar, and only when stderr is a terminal.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
@@ -8,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Failure;
 
-/// Files up to this size are read into memory; larger ones stream.
+/// Regular files up to this size are read into memory; larger ones stream.
 pub(crate) const LOAD_LIMIT: u64 = 8 * 1024 * 1024;
 
 /// An opened input.
@@ -40,16 +42,26 @@ impl Input {
         }
         let file =
             File::open(path).map_err(|e| Failure::Usage(format!("cannot open {path}: {e}")))?;
-        let size = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
-        if size <= LOAD_LIMIT {
-            let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-            let mut file = file;
-            file.read_to_end(&mut bytes)
-                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
-            return Ok(Input::Loaded {
+        let metadata = file
+            .metadata()
+            .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
+        if metadata.is_dir() {
+            return Err(Failure::Usage(format!(
+                "cannot read {path}: it is a directory"
+            )));
+        }
+        if !metadata.is_file() {
+            // A pipe (`<(cat big.json)`, /dev/stdin), a FIFO or a device: its size says
+            // nothing about what it holds, so it streams, as standard input does.
+            return Ok(Input::Streamed {
                 name: path.to_owned(),
-                bytes,
+                source: Box::new(file),
             });
+        }
+        let size = metadata.len();
+        if size <= LOAD_LIMIT {
+            return load_or_stream(path, file, size, LOAD_LIMIT)
+                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")));
         }
         let source: Box<dyn Read> = if io::stderr().is_terminal() {
             let bar = ProgressBar::new(size).with_style(
@@ -67,6 +79,34 @@ impl Input {
             source,
         })
     }
+}
+
+/// Reads `source`, expected to hold about `size` bytes, into memory if it holds at most
+/// `limit` bytes; else streams it (the bytes read so far, then the rest). A regular file can
+/// hold more than its size said (it grew, or it is a /proc file that reports 0), and this
+/// keeps memory bounded all the same.
+fn load_or_stream(
+    name: &str,
+    mut source: impl Read + 'static,
+    size: u64,
+    limit: u64,
+) -> io::Result<Input> {
+    let capacity = usize::try_from(size.min(limit)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    source
+        .by_ref()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if u64::try_from(bytes.len()).is_ok_and(|len| len <= limit) {
+        return Ok(Input::Loaded {
+            name: name.to_owned(),
+            bytes,
+        });
+    }
+    Ok(Input::Streamed {
+        name: name.to_owned(),
+        source: Box::new(io::Cursor::new(bytes).chain(source)),
+    })
 }
 
 /// Turns a sluice error into an "invalid input" failure, with the snippet when the source is
@@ -91,4 +131,66 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
         text.push_str(&format!("  = in {name}\n"));
     }
     Failure::Invalid(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(input: Input) -> (bool, Vec<u8>) {
+        match input {
+            Input::Loaded { bytes, .. } => (true, bytes),
+            Input::Streamed { mut source, .. } => {
+                let mut bytes = Vec::new();
+                source.read_to_end(&mut bytes).unwrap();
+                (false, bytes)
+            }
+        }
+    }
+
+    #[test]
+    fn input_within_the_limit_is_loaded() {
+        let input = load_or_stream("x", io::Cursor::new(b"[1]".to_vec()), 3, 4).unwrap();
+        assert_eq!(read_all(input), (true, b"[1]".to_vec()));
+        let input = load_or_stream("x", io::Cursor::new(b"[1,2]".to_vec()), 0, 5).unwrap();
+        assert_eq!(read_all(input), (true, b"[1,2]".to_vec()));
+    }
+
+    #[test]
+    fn input_over_the_limit_streams_every_byte() {
+        // The size said 2 (a file that grew, a /proc file that says 0): the bytes decide.
+        let doc = b"[1, 2, 3, 4, 5, 6]".to_vec();
+        let input = load_or_stream("x", io::Cursor::new(doc.clone()), 2, 4).unwrap();
+        assert_eq!(read_all(input), (false, doc));
+    }
+
+    #[test]
+    fn small_regular_files_are_loaded() {
+        let path = std::env::temp_dir().join(format!("sluice-input-{}.json", std::process::id()));
+        std::fs::write(&path, b"[true]").unwrap();
+        let input = Input::open(path.to_str().unwrap());
+        std::fs::remove_file(&path).unwrap();
+        let Ok(input) = input else {
+            panic!("the file opens")
+        };
+        assert_eq!(read_all(input), (true, b"[true]".to_vec()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_stream_whatever_their_size() {
+        let Ok(input) = Input::open("/dev/null") else {
+            panic!("/dev/null opens")
+        };
+        assert_eq!(read_all(input), (false, Vec::new()));
+    }
+
+    #[test]
+    fn a_directory_is_a_usage_error() {
+        let dir = std::env::temp_dir();
+        assert!(matches!(
+            Input::open(dir.to_str().unwrap()),
+            Err(Failure::Usage(_))
+        ));
+    }
 }

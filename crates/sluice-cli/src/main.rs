@@ -26,7 +26,7 @@ Exit codes:
   1  invalid input: a diagnostic pointing at the offending value is printed to stderr
   2  usage error: bad arguments, a file that cannot be read or written, an unknown format
 
-Formats are guessed from file extensions (.json .jsonc .json5 .ndjson .jsonl .msgpack .mpk)
+Formats are guessed from file extensions (.json .jsonc .json5 .ndjson .jsonl .msgpack .mpk .mp)
 unless --from/--to say otherwise. `-` reads standard input.";
 
 /// Move structured data between JSON, NDJSON and MessagePack, with diagnostics that point at

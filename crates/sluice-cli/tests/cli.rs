@@ -598,3 +598,187 @@ fn convert_json_array_to_ndjson_writes_one_record_per_element() {
         assert_eq!(text(&out.stdout), records);
     }
 }
+
+#[test]
+fn check_dialect_flags_set_the_syntax_of_each_ndjson_record() {
+    // Records stay records with a dialect flag, as they do for `convert`.
+    for name in ["r.ndjson", "r.jsonl"] {
+        let path = temp_file("nd-dialect", name, b"1\n2\n");
+        for flag in [None, Some("--strict"), Some("--relaxed"), Some("--json5")] {
+            let mut args = vec!["check"];
+            args.extend(flag);
+            args.push(path.to_str().unwrap());
+            let out = sluice(&args);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+
+    // Each record is read in the dialect asked for.
+    let trailing_comma = temp_file("nd-dialect", "comma.ndjson", b"[1]\n[1,]\n");
+    let unquoted_key = temp_file("nd-dialect", "key.ndjson", b"{\"a\":1}\n{a:1}\n");
+    for (path, flag, expected) in [
+        (
+            &trailing_comma,
+            "--strict",
+            Some(("json/UnexpectedToken", 2, 4)),
+        ),
+        (&trailing_comma, "--relaxed", None),
+        (&trailing_comma, "--json5", None),
+        (&unquoted_key, "--strict", Some(("json/ExpectKey", 2, 2))),
+        (&unquoted_key, "--relaxed", Some(("json/ExpectKey", 2, 2))),
+        (&unquoted_key, "--json5", None),
+    ] {
+        let name = path.to_str().unwrap();
+        let out = sluice(&["check", flag, name]);
+        let stderr = text(&out.stderr);
+        match expected {
+            None => assert_eq!(out.status.code(), Some(0), "{flag} {name}: {stderr}"),
+            Some((code, line, column)) => {
+                assert_eq!(out.status.code(), Some(1), "{flag} {name}: {stderr}");
+                assert!(stderr.contains(&format!("error[{code}]")), "{stderr}");
+                let (_, at_line, at_column) = location(&stderr).expect("a location");
+                assert_eq!((at_line, at_column), (line, column), "{stderr}");
+            }
+        }
+        // `convert` reads the same file the same way (strict is its default for .ndjson).
+        let mut args = vec!["convert", name, "--to", "json"];
+        if flag != "--strict" {
+            args.push(flag);
+        }
+        let converted = sluice(&args);
+        assert_eq!(converted.status.code(), out.status.code(), "{flag} {name}");
+    }
+
+    // `--ndjson` combines with a dialect flag for any file name.
+    let other = temp_file("nd-dialect", "records.txt", b"[1,]\n{\"a\":2,}\n");
+    let out = sluice(&["check", "--ndjson", "--relaxed", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = sluice(&["check", "--ndjson", "--strict", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+
+    // A .json file is still one JSON text with a dialect flag.
+    let json = temp_file("nd-dialect", "two.json", b"1\n2\n");
+    for flag in ["--strict", "--relaxed", "--json5"] {
+        let out = sluice(&["check", flag, json.to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {stderr}");
+        assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+        assert_eq!(
+            location(&stderr).map(|l| (l.1, l.2)),
+            Some((2, 1)),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn check_msgpack_conflicts_with_ndjson_and_the_json_dialects() {
+    let path = temp_file("msgpack-flags", "v.msgpack", &[0x01]);
+    let name = path.to_str().unwrap();
+    assert_eq!(sluice(&["check", "--msgpack", name]).status.code(), Some(0));
+    // A dialect flag sets the syntax of JSON values only: the extension still says MessagePack.
+    assert_eq!(sluice(&["check", "--strict", name]).status.code(), Some(0));
+    for flag in ["--ndjson", "--strict", "--relaxed", "--json5"] {
+        let out = sluice(&["check", "--msgpack", flag, name]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+    }
+    assert_eq!(
+        sluice(&["check", "--relaxed", "--json5", name])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_directory_is_a_usage_error() {
+    let dir = std::env::temp_dir();
+    let out = sluice(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+/// A diagnostic of a streamed JSON input gives the byte span rather than a line and column.
+fn assert_streamed_error_at(out: &Output, code: &str, start: usize) {
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("error[{code}]")), "{stderr}");
+    assert_eq!(
+        location(&stderr),
+        None,
+        "loaded whole, not streamed: {stderr}"
+    );
+    assert!(stderr.contains(&format!(" {start}..")), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_streams_instead_of_being_loaded() {
+    let dir = temp_file("fifo", "unused", b"");
+    let fifo = dir.with_file_name("in.json");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let writer_path = fifo.clone();
+    // Opening a FIFO for writing waits for its reader: the command under test.
+    let writer = std::thread::spawn(move || std::fs::write(writer_path, b"[1,\n x]"));
+    let out = sluice(&["check", fifo.to_str().unwrap()]);
+    assert_streamed_error_at(&out, "json/UnexpectedToken", 5);
+    writer.join().unwrap().unwrap();
+    std::fs::remove_file(&fifo).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdin_streams_like_standard_input() {
+    let out = sluice_with_stdin(&["check", "/dev/stdin"], b"[1,\n x]");
+    assert_streamed_error_at(&out, "json/UnexpectedToken", 5);
+    // Over the in-memory limit, through a pipe: read to the end, the error at its end.
+    let mut doc = Vec::with_capacity(9 << 20);
+    doc.extend_from_slice(b"[");
+    while doc.len() < (9 << 20) {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
+    }
+    let at = doc.len();
+    doc.extend_from_slice(b"x]");
+    let out = sluice_with_stdin(&["check", "/dev/stdin"], &doc);
+    assert_streamed_error_at(&out, "json/UnexpectedToken", at);
+    doc.truncate(at);
+    doc.extend_from_slice(b"{}]");
+    let out = sluice_with_stdin(&["check", "/dev/stdin"], &doc);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn fmt_takes_one_root_value() {
+    let path = temp_file("fmt-multi", "multi.json", b"[1] [2]\n");
+    let target = temp_file("fmt-multi", "out.json", b"{\"keep\": true}\n");
+    for relaxed in [false, true] {
+        let mut args = vec![
+            "fmt",
+            path.to_str().unwrap(),
+            "-o",
+            target.to_str().unwrap(),
+        ];
+        if relaxed {
+            args.push("--relaxed");
+        }
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+        assert_eq!(
+            location(&stderr).map(|l| (l.1, l.2)),
+            Some((1, 5)),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
+    }
+}

@@ -8,52 +8,56 @@ use crate::format::{Dialect, Format};
 use crate::input::Input;
 
 /// Arguments of `sluice check`.
+///
+/// Two independent choices, as in `convert`: whether the input is one JSON text, NDJSON
+/// records or MessagePack (`--ndjson`, `--msgpack`, else the extension, else JSON), and the
+/// syntax of each JSON value (`--strict`, `--relaxed`, `--json5`, else the extension).
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("mode").multiple(false))]
+#[command(group = clap::ArgGroup::new("dialect").multiple(false))]
 pub(crate) struct Args {
     /// The files to check (`-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
-    /// RFC 8259 JSON exactly (the default for .json files).
-    #[arg(long, group = "mode")]
+    /// Each value is RFC 8259 JSON exactly (the default, except for .jsonc and .json5 files).
+    #[arg(long, group = "dialect")]
     strict: bool,
-    /// Relaxed JSON: comments, trailing commas, any value at the root.
-    #[arg(long, group = "mode")]
+    /// Each value is relaxed JSON: comments, trailing commas.
+    #[arg(long, group = "dialect")]
     relaxed: bool,
-    /// JSON5.
-    #[arg(long, group = "mode")]
+    /// Each value is JSON5.
+    #[arg(long, group = "dialect")]
     json5: bool,
-    /// NDJSON: JSON values separated by line breaks.
-    #[arg(long, group = "mode")]
+    /// The input is NDJSON records, whatever its extension (each in the chosen dialect).
+    #[arg(long, conflicts_with = "msgpack")]
     ndjson: bool,
-    /// MessagePack (a stream of values).
-    #[arg(long, group = "mode")]
+    /// The input is MessagePack (a stream of values), whatever its extension.
+    #[arg(long, conflicts_with = "dialect")]
     msgpack: bool,
 }
 
 impl Args {
+    /// The format and dialect `path` is read with.
     fn mode(&self, path: &str) -> (Format, Dialect) {
-        if self.msgpack {
-            return (Format::Msgpack, Dialect::Strict);
-        }
+        let format = if self.msgpack {
+            Some(Format::Msgpack)
+        } else if self.ndjson {
+            Some(Format::Ndjson)
+        } else {
+            None
+        };
         let dialect = if self.json5 {
-            Dialect::Json5
+            Some(Dialect::Json5)
         } else if self.relaxed {
-            Dialect::Relaxed
+            Some(Dialect::Relaxed)
         } else if self.strict {
-            Dialect::Strict
+            Some(Dialect::Strict)
         } else {
-            Format::dialect_from_path(path)
+            None
         };
-        if self.ndjson {
-            return (Format::Ndjson, dialect);
-        }
-        let format = if self.strict || self.relaxed || self.json5 {
-            Format::Json
-        } else {
-            Format::from_path(path).unwrap_or(Format::Json)
-        };
-        (format, dialect)
+        (
+            Format::of_input(format, path).unwrap_or(Format::Json),
+            Dialect::of_input(dialect, path),
+        )
     }
 }
 

@@ -60,15 +60,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
-    let from = args
-        .from
-        .or_else(|| Format::from_path(&args.input))
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "cannot tell the format of {}: use --from json|ndjson|msgpack",
-                args.input
-            ))
-        })?;
+    let from = Format::of_input(args.from, &args.input).ok_or_else(|| {
+        Failure::Usage(format!(
+            "cannot tell the format of {}: use --from json|ndjson|msgpack",
+            args.input
+        ))
+    })?;
     let to = args
         .to
         .or_else(|| args.output.as_deref().and_then(Format::from_path))

@@ -23,10 +23,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let input = Input::open(&args.file)?;
-    let format = args
-        .from
-        .or_else(|| Format::from_path(&args.file))
-        .unwrap_or(Format::Json);
+    let format = Format::of_input(args.from, &args.file).unwrap_or(Format::Json);
     let dialect = args.dialect.resolve(&args.file);
     let mut writer = DumpWriter::new(BufWriter::new(io::stdout().lock()));
     pump(input, format, dialect, Shape::Same, &mut writer)

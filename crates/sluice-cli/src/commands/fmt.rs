@@ -36,8 +36,9 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         WriterOptions::pretty()
     };
     options.final_newline = true;
-    // Concatenated JSON stays concatenated, one value per line.
-    options.multiple_values = true;
+    // One JSON text in, one out: the reader takes a single root value in every dialect, so a
+    // second one (`[1] [2]`, or NDJSON records) is json/TrailingToken, an invalid input. The
+    // writer keeps its default of exactly one root value to match.
     let mut writer = JsonWriter::new(Output::open(args.output.as_deref())?, options);
     pump(input, Format::Json, dialect, Shape::Same, &mut writer)?;
     output::commit(writer.into_inner(), args.output.as_deref())

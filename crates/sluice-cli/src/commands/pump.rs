@@ -37,13 +37,14 @@ pub(crate) struct DialectFlags {
 impl DialectFlags {
     /// The dialect asked for, else the one the file name suggests.
     pub(crate) fn resolve(self, path: &str) -> Dialect {
-        if self.json5 {
-            Dialect::Json5
+        let asked = if self.json5 {
+            Some(Dialect::Json5)
         } else if self.relaxed {
-            Dialect::Relaxed
+            Some(Dialect::Relaxed)
         } else {
-            Format::dialect_from_path(path)
-        }
+            None
+        };
+        Dialect::of_input(asked, path)
     }
 }
 
