@@ -43,3 +43,6 @@ pub const SCALAR_ROOT: ErrorCode = ErrorCode::new("json", "ScalarRoot");
 pub const NON_FINITE_NUMBER: ErrorCode = ErrorCode::new("json", "NonFiniteNumber");
 /// The writer was given number text that is not in JSON number syntax.
 pub const INVALID_NUMBER_TEXT: ErrorCode = ErrorCode::new("json", "InvalidNumberText");
+/// The writer's options would make its output invalid JSON (see
+/// [`WriterOptions::check`](crate::WriterOptions::check)).
+pub const INVALID_WRITER_OPTIONS: ErrorCode = ErrorCode::new("json", "InvalidWriterOptions");

@@ -110,6 +110,22 @@ pub const IO_WINDOW: usize = 64 * 1024;
 ///
 /// Memory stays bounded by the window plus the largest single token (a string longer than
 /// the window makes it grow to hold that string), whatever the size of the stream.
+/// [`JsonReader::from_read`](crate::JsonReader::from_read) builds one; name the type to
+/// store such a reader.
+///
+/// ```
+/// use std::io::Cursor;
+/// use sluice_core::Reader;
+/// use sluice_json::{IoInput, JsonReader};
+///
+/// struct Config {
+///     reader: JsonReader<IoInput<Cursor<Vec<u8>>>>,
+/// }
+/// let mut config = Config { reader: JsonReader::from_read(Cursor::new(b"[7]".to_vec())) };
+/// config.reader.read_array_root()?;
+/// assert_eq!(config.reader.read_u8()?, 7);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct IoInput<R> {
     reader: R,

@@ -21,6 +21,9 @@
 #![warn(missing_docs)]
 
 pub mod codes;
+// The bodies of the cargo-fuzz targets, public so that `fuzz/` and the replay test can call
+// them; they panic on purpose when a property fails, so they are not part of the API.
+#[doc(hidden)]
 pub mod fuzzing;
 mod input;
 mod keys;

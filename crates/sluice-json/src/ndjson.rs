@@ -128,6 +128,22 @@ impl<S: Input> NdjsonReader<S> {
 ///
 /// Errors from a record's reads carry absolute byte spans (into the whole input) and a note
 /// naming the record and its line.
+///
+/// ```
+/// use sluice_core::{Reader, Token};
+/// use sluice_json::{codes, NdjsonReader};
+///
+/// let mut records = NdjsonReader::from_str("{\"id\": 1}\n\n{\"id\": 2,}\n");
+/// let mut first = records.next_record()?.expect("a first record");
+/// assert_eq!((first.number(), first.line(), first.offset()), (1, 1, 0));
+/// assert_eq!(Token::read_all(&mut first)?.len(), 4);
+/// // The second record starts on line 3 (blank lines are skipped but counted).
+/// let mut second = records.next_record()?.expect("a second record");
+/// assert_eq!((second.number(), second.line()), (2, 3));
+/// let err = Token::read_all(&mut second).unwrap_err();
+/// assert_eq!(err.code(), codes::EXPECT_KEY);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Record<'r, S> {
     reader: &'r mut JsonReader<S>,

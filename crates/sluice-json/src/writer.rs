@@ -18,6 +18,21 @@ use crate::{codes, scan};
 mod text;
 
 /// How `NaN` and the infinities are written.
+///
+/// ```
+/// use sluice_core::Writer;
+/// use sluice_json::{codes, JsonWriter, NonFinite, WriterOptions};
+///
+/// let write = |non_finite| {
+///     let mut writer = JsonWriter::new(Vec::new(), WriterOptions { non_finite, ..WriterOptions::condensed() });
+///     writer.write_f64(f64::NEG_INFINITY)?;
+///     writer.into_string()
+/// };
+/// assert_eq!(write(NonFinite::Error).unwrap_err().code(), codes::NON_FINITE_NUMBER);
+/// assert_eq!(write(NonFinite::Json5)?, "-Infinity");
+/// assert_eq!(write(NonFinite::Null)?, "null");
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NonFinite {
     /// They are an error ([`NON_FINITE_NUMBER`](crate::codes::NON_FINITE_NUMBER)): JSON has
@@ -32,6 +47,20 @@ pub enum NonFinite {
 }
 
 /// How raw bytes ([`Writer::write_blob`]) are written.
+///
+/// ```
+/// use sluice_core::{codes, Writer};
+/// use sluice_json::{BlobMode, JsonWriter, WriterOptions};
+///
+/// let write = |blob| {
+///     let mut writer = JsonWriter::new(Vec::new(), WriterOptions { blob, ..WriterOptions::condensed() });
+///     writer.write_blob(b"hi!")?;
+///     writer.into_string()
+/// };
+/// assert_eq!(write(BlobMode::Error).unwrap_err().code(), codes::UNSUPPORTED);
+/// assert_eq!(write(BlobMode::Base64)?, r#""aGkh""#);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BlobMode {
     /// They are an error ([`UNSUPPORTED`](sluice_core::codes::UNSUPPORTED)).
@@ -42,6 +71,20 @@ pub enum BlobMode {
 }
 
 /// How extension values ([`Writer::write_ext`]) are written.
+///
+/// ```
+/// use sluice_core::{codes, Ext, Writer};
+/// use sluice_json::{ExtMode, JsonWriter, WriterOptions};
+///
+/// let write = |ext| {
+///     let mut writer = JsonWriter::new(Vec::new(), WriterOptions { ext, ..WriterOptions::condensed() });
+///     writer.write_ext(Ext { kind: 5, data: b"hi!" })?;
+///     writer.into_string()
+/// };
+/// assert_eq!(write(ExtMode::Error).unwrap_err().code(), codes::UNSUPPORTED);
+/// assert_eq!(write(ExtMode::Object)?, r#"{"$ext":5,"data":"aGkh"}"#);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExtMode {
     /// They are an error ([`UNSUPPORTED`](sluice_core::codes::UNSUPPORTED)).
@@ -121,6 +164,51 @@ impl WriterOptions {
             space_after_colon: true,
             ..WriterOptions::condensed()
         }
+    }
+}
+
+impl WriterOptions {
+    /// Checks that output written with these options is JSON: `indent` and `newline` hold
+    /// only JSON whitespace (space, tab, line feed, carriage return), and with
+    /// `multiple_values` the `newline` that separates root values is not empty (`1` then
+    /// `2` would run together as `12`).
+    ///
+    /// [`JsonWriter`] runs this check before the first value and reports a failure as
+    /// [`INVALID_WRITER_OPTIONS`](crate::codes::INVALID_WRITER_OPTIONS) from that write,
+    /// rather than writing text that does not read back.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::{codes, JsonWriter, WriterOptions};
+    ///
+    /// assert!(WriterOptions { indent: "\t".into(), ..WriterOptions::pretty() }.check().is_ok());
+    /// let options = WriterOptions { indent: "--".into(), ..WriterOptions::pretty() };
+    /// assert_eq!(options.check().unwrap_err().code(), codes::INVALID_WRITER_OPTIONS);
+    /// let mut writer = JsonWriter::new(Vec::new(), options);
+    /// assert_eq!(
+    ///     writer.write_array_root(None).unwrap_err().code(),
+    ///     codes::INVALID_WRITER_OPTIONS
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// [`INVALID_WRITER_OPTIONS`](crate::codes::INVALID_WRITER_OPTIONS), naming the field.
+    pub fn check(&self) -> Result<()> {
+        let whitespace = |text: &str| {
+            text.bytes()
+                .all(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+        };
+        let invalid = |message: &str| Err(Error::new(codes::INVALID_WRITER_OPTIONS, message));
+        if !whitespace(&self.indent) {
+            return invalid("`indent` may hold only spaces, tabs and line breaks");
+        }
+        if !whitespace(&self.newline) {
+            return invalid("`newline` may hold only spaces, tabs and line breaks");
+        }
+        if self.multiple_values && self.newline.is_empty() {
+            return invalid("`newline` separates root values (`multiple_values`): not empty");
+        }
+        Ok(())
     }
 }
 
@@ -487,6 +575,9 @@ impl<W: io::Write> JsonWriter<W> {
     }
 
     fn begin_root(&mut self) -> Result<()> {
+        if self.roots == 0 {
+            self.options.check()?;
+        }
         if self.roots > 0 {
             if !self.options.multiple_values {
                 return Err(misuse("a second root value (multiple_values is off)"));

@@ -522,3 +522,63 @@ fn a_string_writer_finished_through_the_trait_still_hands_over_everything() {
         core_codes::INVALID_STRUCTURE
     );
 }
+
+#[test]
+fn options_that_would_write_invalid_json_are_refused_before_the_first_value() {
+    let tokens = [Token::ArrayRoot(None), Token::Bool(true), Token::ArrayEnd];
+    let refused = [
+        WriterOptions {
+            indent: "xx".into(),
+            ..WriterOptions::pretty()
+        },
+        WriterOptions {
+            newline: "\n// ".into(),
+            ..WriterOptions::pretty()
+        },
+        // Not used in condensed output, but still not a JSON layout.
+        WriterOptions {
+            indent: "\u{a0}".into(),
+            ..WriterOptions::condensed()
+        },
+        WriterOptions {
+            newline: String::new(),
+            multiple_values: true,
+            ..WriterOptions::condensed()
+        },
+    ];
+    for options in refused {
+        assert_eq!(
+            options.check().unwrap_err().code(),
+            codes::INVALID_WRITER_OPTIONS,
+            "{options:?}"
+        );
+        let mut writer = JsonWriter::new(Vec::new(), options.clone());
+        assert_eq!(
+            writer.write_bool(true).unwrap_err().code(),
+            codes::INVALID_WRITER_OPTIONS
+        );
+        assert_eq!(
+            write(&tokens, options).unwrap_err().code(),
+            codes::INVALID_WRITER_OPTIONS
+        );
+    }
+    // Every JSON whitespace layout is accepted, and reads back.
+    let accepted = WriterOptions {
+        indent: " \t".into(),
+        newline: "\r\n".into(),
+        final_newline: true,
+        multiple_values: true,
+        ..WriterOptions::pretty()
+    };
+    assert!(accepted.check().is_ok());
+    let text = write(&tokens, accepted).unwrap();
+    assert_eq!(text, "[\r\n \ttrue\r\n]\r\n");
+    let back = Token::read_all(&mut JsonReader::from_str(&text)).unwrap();
+    assert_eq!(back, tokens);
+    // An empty newline is fine with one root value (condensed output never breaks lines).
+    let one_line = WriterOptions {
+        newline: String::new(),
+        ..WriterOptions::condensed()
+    };
+    assert_eq!(write(&tokens, one_line).unwrap(), "[true]");
+}
