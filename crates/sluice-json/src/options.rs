@@ -81,8 +81,11 @@ pub struct JsonOptions {
     /// Any value at the root (RFC 8259). When off, the root must be an object or an array
     /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
     pub scalar_root: bool,
-    /// JSON5 identifier keys (`{name: 1}`): ASCII letters, digits, `_`, `$` and non-ASCII
-    /// letters, not starting with a digit. Escapes inside identifiers are not supported.
+    /// JSON5 identifier keys (`{name: 1}`), as ECMAScript's `IdentifierName`: a first
+    /// character that is `$`, `_` or a Unicode `XID_Start` character (letters, not digits),
+    /// then `$`, `_`, `XID_Continue` characters (digits, combining marks, ...), U+200C and
+    /// U+200D. `\uXXXX` escapes of such characters are decoded (`{\u0061: 1}` is the key
+    /// `a`).
     pub unquoted_keys: bool,
     /// JSON5 single-quoted strings and keys (`'it''s'` is not an escape; use `'it\'s'`).
     pub single_quotes: bool,
@@ -94,7 +97,8 @@ pub struct JsonOptions {
     /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself.
     pub json5_escapes: bool,
     /// JSON5 whitespace beyond JSON's: vertical tab, form feed, U+00A0, U+FEFF, U+2028,
-    /// U+2029.
+    /// U+2029 and every other Unicode space separator (category Zs: U+1680, U+2000 to
+    /// U+200A, U+202F, U+205F, U+3000).
     pub json5_whitespace: bool,
     /// Deepest nesting of arrays and objects; one more is
     /// [`DEPTH_EXCEEDED`](crate::codes::DEPTH_EXCEEDED). The reader is iterative, so any

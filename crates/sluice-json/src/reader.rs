@@ -244,12 +244,30 @@ pub struct JsonReader<S> {
 
 impl<'a> JsonReader<SliceInput<'a>> {
     /// A strict reader over bytes (UTF-8 is checked inside strings).
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let mut reader = JsonReader::from_slice(b"[true]");
+    /// reader.read_array_root()?;
+    /// assert!(reader.read_bool()?);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn from_slice(bytes: &'a [u8]) -> Self {
         JsonReader::new(SliceInput::new(bytes), JsonOptions::strict())
     }
 
-    /// A strict reader over text.
+    /// A strict reader over text. Strings without escapes are borrowed from it, and need no
+    /// second UTF-8 check.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let mut reader = JsonReader::from_str(r#""héllo""#);
+    /// assert_eq!(reader.read_str()?, "héllo");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &'a str) -> Self {
@@ -260,6 +278,19 @@ impl<'a> JsonReader<SliceInput<'a>> {
 impl<R: io::Read> JsonReader<IoInput<R>> {
     /// A strict reader over any [`io::Read`]. No need to wrap it in a `BufReader`: the
     /// reader buffers itself.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let file: &[u8] = br#"{"id": 7}"#; // a `File`, a socket, stdin ...
+    /// let mut reader = JsonReader::from_read(file);
+    /// reader.read_map_root()?;
+    /// assert_eq!(reader.read_name()?, "id");
+    /// assert_eq!(reader.read_u32()?, 7);
+    /// reader.read_map_end()?;
+    /// reader.finish()?;
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn from_read(reader: R) -> Self {
         JsonReader::new(IoInput::new(reader), JsonOptions::strict())
@@ -288,6 +319,25 @@ fn hex4(bytes: &[u8]) -> Option<u32> {
         .try_fold(0u32, |acc, &b| Some(acc * 16 + hex_digit(b)?))
 }
 
+/// The text of a JSON5 identifier key token `raw` with escapes, decoded: by a reader of the
+/// token alone, as a key in an object. Runs only for error paths.
+#[cold]
+fn decode_identifier(raw: &[u8]) -> String {
+    let mut document = Vec::with_capacity(raw.len() + 4);
+    document.push(b'{');
+    document.extend_from_slice(raw);
+    document.extend_from_slice(b":0}");
+    let options = JsonOptions {
+        unquoted_keys: true,
+        ..JsonOptions::strict()
+    };
+    let mut reader = JsonReader::new(SliceInput::new(&document), options);
+    match reader.read_map_root().and_then(|_| reader.read_name()) {
+        Ok(key) => key.to_owned(),
+        Err(_) => String::from_utf8_lossy(raw).into_owned(),
+    }
+}
+
 /// The byte that closes an object (`object`) or an array, and its token.
 #[inline(always)]
 fn closing(object: bool) -> (u8, Entry) {
@@ -298,12 +348,17 @@ fn closing(object: bool) -> (u8, Entry) {
     }
 }
 
-fn is_ident_start(byte: u8) -> bool {
-    byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' || byte >= 0x80
-}
-
 impl<S: Input> JsonReader<S> {
     /// A reader over `input` with `options`.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{JsonOptions, JsonReader, SliceInput};
+    /// let input = SliceInput::new(b"[1, 2,]");
+    /// let mut reader = JsonReader::new(input, JsonOptions::relaxed());
+    /// assert_eq!(sluice_core::Token::read_all(&mut reader)?.len(), 4);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     pub fn new(input: S, options: JsonOptions) -> Self {
         JsonReader {
             input,
@@ -326,6 +381,16 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Replaces the options; meant to be chained right after construction.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{JsonOptions, JsonReader};
+    /// let mut reader = JsonReader::from_str("{answer: 0x2A}").with_options(JsonOptions::json5());
+    /// reader.read_map_root()?;
+    /// assert_eq!(reader.read_name()?, "answer");
+    /// assert_eq!(reader.read_u8()?, 42);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn with_options(mut self, options: JsonOptions) -> Self {
         self.options = options;
@@ -333,36 +398,97 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// The options in use.
+    ///
+    /// ```
+    /// use sluice_json::{JsonOptions, JsonReader};
+    /// let reader = JsonReader::from_str("[]");
+    /// assert_eq!(reader.options(), &JsonOptions::strict());
+    /// ```
     #[must_use]
     pub fn options(&self) -> &JsonOptions {
         &self.options
     }
 
     /// Absolute byte offset of the next unread byte.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let mut reader = JsonReader::from_str("[10, 20]");
+    /// reader.read_array_root()?;
+    /// reader.read_u8()?;
+    /// assert_eq!(reader.offset(), 3);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn offset(&self) -> usize {
         self.input.offset() + self.pos
     }
 
     /// How many arrays and objects are open.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let mut reader = JsonReader::from_str(r#"{"a": [1]}"#);
+    /// reader.read_map_root()?;
+    /// reader.read_name()?;
+    /// reader.read_array_root()?;
+    /// assert_eq!(reader.depth(), 2);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn depth(&self) -> usize {
         self.frames.len()
     }
 
     /// How many root values were read completely.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{JsonOptions, JsonReader};
+    /// let mut reader = JsonReader::from_str("1 [2] 3").with_options(JsonOptions::ndjson());
+    /// reader.read_u8()?;
+    /// reader.read_array_root()?;
+    /// assert_eq!(reader.values_read(), 1); // the array is not read completely yet
+    /// reader.read_u8()?;
+    /// reader.read_array_end()?;
+    /// assert_eq!(reader.values_read(), 2);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn values_read(&self) -> u64 {
         self.values
     }
 
     /// The input, for example to recover an [`io::Read`].
+    ///
+    /// ```
+    /// use sluice_json::JsonReader;
+    /// let reader = JsonReader::from_read(std::io::Cursor::new(b"[]".to_vec()));
+    /// let cursor = reader.into_input().into_inner();
+    /// assert_eq!(cursor.into_inner(), b"[]");
+    /// ```
     pub fn into_input(self) -> S {
         self.input
     }
 
     /// Checks that the document is complete and nothing but whitespace (and comments, when
     /// allowed) follows it.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{codes, JsonReader};
+    /// let mut reader = JsonReader::from_str("[1] // done");
+    /// reader.skip()?;
+    /// // Strict JSON has no comments: the `/` after the value is reported.
+    /// assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_TOKEN);
+    ///
+    /// let mut reader = JsonReader::from_str("[1]  \n");
+    /// reader.skip()?;
+    /// reader.finish()?;
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN) when something follows the last value
@@ -458,7 +584,21 @@ impl<S: Input> JsonReader<S> {
         err
     }
 
-    /// The data path of the current position, such as `$.a[3].b`.
+    /// The data path of the current position, such as `$.a[3].b`: the key just read, or the
+    /// index of the item about to be read. Errors carry it already; this is for a caller's
+    /// own messages.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::JsonReader;
+    /// let mut reader = JsonReader::from_str(r#"{"a": [1, 2]}"#);
+    /// reader.read_map_root()?;
+    /// reader.read_name()?;
+    /// reader.read_array_root()?;
+    /// reader.read_u8()?;
+    /// assert_eq!(reader.path().to_string(), "$.a[1]");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn path(&self) -> Path {
         let mut path = Path::root();
@@ -519,6 +659,8 @@ impl<S: Input> JsonReader<S> {
                     Err(_) => String::from_utf8_lossy(raw).into_owned(),
                 }
             }
+            // A JSON5 identifier with escapes: decoded as the lexer decoded it.
+            _ if raw.contains(&b'\\') => decode_identifier(raw),
             // A JSON5 identifier: the token is the key.
             _ => String::from_utf8_lossy(raw).into_owned(),
         }
@@ -528,8 +670,13 @@ impl<S: Input> JsonReader<S> {
     /// the whole token first, so both input paths describe it the same way.
     #[cold]
     fn describe_next(&mut self) -> (String, usize) {
-        if self.rest().first() == Some(&b'"')
-            && let Ok((_, len)) = self.lex_string(b'"')
+        let quote = match self.rest().first() {
+            Some(&b'"') => Some(b'"'),
+            Some(&b'\'') if self.options.single_quotes => Some(b'\''),
+            _ => None,
+        };
+        if let Some(quote) = quote
+            && let Ok((_, len)) = self.lex_string(quote)
         {
             let text = String::from_utf8_lossy(&self.rest()[..len.min(40)]).into_owned();
             return (format!("string {text}"), len);
@@ -632,16 +779,13 @@ impl<S: Input> JsonReader<S> {
                         return Ok(Some(byte));
                     }
                 }
-                0x0b | 0x0c if self.options.json5_whitespace => self.pos += 1,
-                0xC2 | 0xE2 | 0xEF if self.options.json5_whitespace => {
+                // The first bytes of JSON5's other whitespace (see `json5_space_len`).
+                0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
                     self.ensure(0, 3)?;
-                    let rest = self.rest();
-                    let len = match rest {
-                        [0xC2, 0xA0, ..] => 2,
-                        [0xE2, 0x80, 0xA8 | 0xA9, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
-                        _ => return Ok(Some(byte)),
-                    };
-                    self.pos += len;
+                    match scan::json5_space_len(self.rest()) {
+                        Some(len) => self.pos += len,
+                        None => return Ok(Some(byte)),
+                    }
                 }
                 _ => return Ok(Some(byte)),
             }
@@ -1106,10 +1250,19 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// A scalar (or anything else that is not `{` or `[`) at the root without `scalar_root`.
+    /// A scalar (or anything else that is not `{` or `[`) at the root without `scalar_root`:
+    /// [`SCALAR_ROOT`](codes::SCALAR_ROOT) for whatever can start a scalar under the options
+    /// in use (JSON5 strings and numbers included), else
+    /// [`UNEXPECTED_TOKEN`](codes::UNEXPECTED_TOKEN).
     #[cold]
     fn root_value_error(&mut self, byte: u8) -> Error {
-        if matches!(byte, b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
+        let scalar = match byte {
+            b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => true,
+            b'\'' => self.options.single_quotes,
+            b'+' | b'.' | b'I' | b'N' => self.options.json5_numbers,
+            _ => false,
+        };
+        if scalar {
             self.scalar_root_error()
         } else {
             self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value")
@@ -1133,9 +1286,8 @@ impl<S: Input> JsonReader<S> {
         match byte {
             b'"' => self.lex_quoted(Entry::Name),
             b'\'' if self.options.single_quotes => self.lex_string_out_of_line(b'\'', Entry::Name),
-            _ if self.options.unquoted_keys && is_ident_start(byte) => {
-                self.out_of_line(Self::lex_identifier)
-            }
+            // The identifier lexer also reports a key that is no identifier either.
+            _ if self.options.unquoted_keys => self.out_of_line(Self::lex_identifier),
             _ => Err(self.unexpected_here(codes::EXPECT_KEY, "a key (a string)")),
         }
     }
@@ -1190,49 +1342,102 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Lexes a JSON5 identifier key.
+    /// Lexes a JSON5 identifier key: an ECMAScript 5.1 `IdentifierName` (see
+    /// [`scan::is_identifier_char`]), whose characters may also be written as `\uXXXX`
+    /// escapes. A key without escapes is borrowed from the input; one with escapes is decoded
+    /// into the scratch buffer. Reached only with `unquoted_keys` on, for a key that is not
+    /// quoted; a key that does not start with an identifier character is
+    /// [`EXPECT_KEY`](codes::EXPECT_KEY) at that character.
     #[inline(always)]
     fn lex_identifier(&mut self) -> Result<Entry> {
         let mut at = 0;
+        let mut escaped = false;
         loop {
             if !self.ensure(at, 1)? {
                 break;
             }
-            let rest = self.rest();
-            let byte = rest[at];
-            if byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' {
-                if at == 0 && byte.is_ascii_digit() {
-                    break;
+            let byte = self.rest()[at];
+            if byte == b'\\' {
+                if !escaped {
+                    escaped = true;
+                    self.scratch.clear();
+                    // Whole characters, each checked below.
+                    let prefix = String::from_utf8_lossy(&self.rest()[..at]).into_owned();
+                    self.scratch.push_str(&prefix);
                 }
-                at += 1;
+                at = self.lex_identifier_escape(at)?;
                 continue;
             }
-            if byte < 0x80 {
+            let (c, len) = if byte < 0x80 {
+                (char::from(byte), 1)
+            } else {
+                let len = utf8_char_len(byte);
+                self.ensure(at, len)?;
+                let rest = self.rest();
+                let end = (at + len).min(rest.len());
+                match std::str::from_utf8(&rest[at..end])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                {
+                    Some(c) => (c, len),
+                    // Not UTF-8: the key ends, and the byte is reported as what follows it.
+                    None => break,
+                }
+            };
+            if !scan::is_identifier_char(c, at == 0) {
                 break;
             }
-            let len = utf8_char_len(byte);
-            self.ensure(at, len)?;
-            let rest = self.rest();
-            let end = (at + len).min(rest.len());
-            match std::str::from_utf8(&rest[at..end])
-                .ok()
-                .and_then(|s| s.chars().next())
-            {
-                Some(c) if c.is_alphanumeric() => at = end,
-                _ => break,
+            if escaped {
+                self.scratch.push(c);
             }
+            at += len;
         }
         if at == 0 {
-            return Err(self.unexpected_here(codes::EXPECT_KEY, "a key"));
+            return Err(
+                self.unexpected_here(codes::EXPECT_KEY, "a key (a string or an identifier)")
+            );
         }
-        Ok(self.set_pending(
-            Entry::Name,
-            at,
+        let payload = if escaped {
+            Payload::Scratch
+        } else {
             Payload::Borrowed {
                 quoted: false,
                 proven: false,
-            },
-        ))
+            }
+        };
+        Ok(self.set_pending(Entry::Name, at, payload))
+    }
+
+    /// Decodes the escape at `pos + at` (a backslash) in an identifier key into the scratch
+    /// buffer and returns the offset after it. Only `\uXXXX` escapes (a surrogate pair for a
+    /// character beyond the BMP) are allowed there, and only for a character the identifier
+    /// may hold at that place: anything else is [`INVALID_ESCAPE`](codes::INVALID_ESCAPE)
+    /// over the escape (or [`LONE_SURROGATE`](codes::LONE_SURROGATE), as in strings).
+    #[cold]
+    #[inline(never)]
+    fn lex_identifier_escape(&mut self, at: usize) -> Result<usize> {
+        // A surrogate pair is the longest escape: `\uD83D\uDE00`.
+        self.ensure(at, 12)?;
+        if self.rest().get(at + 1) != Some(&b'u') {
+            return Err(self.invalid_escape(at));
+        }
+        let before = self.scratch.len();
+        let next = self.lex_unicode_escape(at)?;
+        let first = at == 0;
+        let allowed = self.scratch[before..]
+            .chars()
+            .next()
+            .is_some_and(|c| scan::is_identifier_char(c, first));
+        if !allowed {
+            self.scratch.truncate(before);
+            return Err(self.error_at(
+                codes::INVALID_ESCAPE,
+                "this escape stands for a character that cannot be part of an identifier here",
+                self.pos + at,
+                self.pos + next,
+            ));
+        }
+        Ok(next)
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
@@ -2203,6 +2408,25 @@ impl<S: Input> Reader for JsonReader<S> {
             return Ok(value);
         }
         self.read_number_as(|number| number.to_f64())
+    }
+
+    // The reads below have no fast path of their own: they convert the number token in
+    // general, as the trait's defaults do, but through `read_number_as`, so that their
+    // errors carry the data path like those of the reads above.
+
+    #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
+    fn read_f32(&mut self) -> Result<f32> {
+        self.read_number_as(|number| number.to_f32())
+    }
+
+    #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
+    fn read_i128(&mut self) -> Result<i128> {
+        self.read_number_as(|number| number.to_i128())
+    }
+
+    #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
+    fn read_u128(&mut self) -> Result<u128> {
+        self.read_number_as(|number| number.to_u128())
     }
 
     #[inline(always)]

@@ -375,6 +375,66 @@ static WORD_BYTES: [bool; 256] = {
     table
 };
 
+/// The length of the JSON5 whitespace character that `bytes` starts with, beyond JSON's four
+/// (which [`next_token_byte`] steps over): vertical tab, form feed, U+00A0, U+FEFF, U+2028,
+/// U+2029 and the other space separators (general category Zs: U+1680, U+2000 to U+200A,
+/// U+202F, U+205F, U+3000). `None` for anything else, including a character cut short by
+/// the end of `bytes`. Matched on the UTF-8 bytes, without decoding: every one of them is
+/// at most three bytes long. Reached only from the reader's general whitespace step, with
+/// the JSON5 whitespace option on.
+pub(crate) fn json5_space_len(bytes: &[u8]) -> Option<usize> {
+    match bytes {
+        [0x0B | 0x0C, ..] => Some(1),
+        // U+00A0
+        [0xC2, 0xA0, ..] => Some(2),
+        // U+1680; U+2000..=U+200A, U+2028, U+2029, U+202F; U+205F; U+3000; U+FEFF
+        [0xE1, 0x9A, 0x80, ..]
+        | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE3, 0x80, 0x80, ..]
+        | [0xEF, 0xBB, 0xBF, ..] => Some(3),
+        _ => None,
+    }
+}
+
+/// Whether the ASCII `byte` may continue a JSON5 identifier key (ECMAScript
+/// `IdentifierPart`): a letter, a digit, `_` or `$`. Identifiers may not start with a digit;
+/// the caller checks that. Non-ASCII characters go to [`is_identifier_char`].
+#[inline]
+pub(crate) fn is_identifier_byte(byte: u8) -> bool {
+    IDENTIFIER_BYTES[usize::from(byte)]
+}
+
+/// The bytes of [`is_identifier_byte`], as a table.
+static IDENTIFIER_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
+        byte += 1;
+    }
+    table
+};
+
+/// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`),
+/// at its start (`first`) or after it: `IdentifierStart` is a Unicode `ID_Start` character,
+/// `$` or `_`; `IdentifierPart` adds `ID_Continue`, U+200C (ZWNJ) and U+200D (ZWJ).
+/// Non-ASCII characters are looked up in the tables of `unicode-ident` (`XID_Start` and
+/// `XID_Continue` are `ID_Start` and `ID_Continue` closed under NFKC normalization, the
+/// tables UAX #31 recommends for identifiers).
+pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
+    if c.is_ascii() {
+        let byte = c as u8;
+        return is_identifier_byte(byte) && !(first && byte.is_ascii_digit());
+    }
+    if first {
+        unicode_ident::is_xid_start(c)
+    } else {
+        unicode_ident::is_xid_continue(c) || matches!(c, '\u{200C}' | '\u{200D}')
+    }
+}
+
 /// Length of the run of word bytes at the start of `bytes`.
 pub(crate) fn word_len(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_word_byte(b)).count()
@@ -752,6 +812,65 @@ mod tests {
         }
         // Printable ASCII (0x21 to 0x7e) and DEL, without `/`.
         assert_eq!(taken, 94);
+    }
+
+    #[test]
+    fn json5_whitespace_is_every_space_separator_and_the_listed_characters() {
+        // JSON5 whitespace beyond JSON's: U+000B, U+000C, U+00A0, U+FEFF, U+2028, U+2029
+        // and the Zs category. `char::is_whitespace` (White_Space) holds all of those but
+        // U+FEFF, plus JSON's four and U+0085 (a control character, not JSON5 whitespace).
+        let mut found = 0;
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            let expected = c == '\u{FEFF}'
+                || (c.is_whitespace() && !matches!(c, '\t' | '\n' | '\r' | ' ' | '\u{85}'));
+            let len = json5_space_len(bytes);
+            assert_eq!(len.is_some(), expected, "U+{:04X}", u32::from(c));
+            if expected {
+                assert_eq!(len, Some(bytes.len()), "U+{:04X}", u32::from(c));
+                // Cut short, a character is not whitespace.
+                assert_eq!(json5_space_len(&bytes[..bytes.len() - 1]), None);
+                found += 1;
+            }
+        }
+        // 0B, 0C, A0, 1680, 2000..=200A (11), 2028, 2029, 202F, 205F, 3000, FEFF.
+        assert_eq!(found, 21);
+    }
+
+    #[test]
+    fn identifier_bytes_are_the_ascii_identifier_characters() {
+        for byte in 0..=0x7Fu8 {
+            let c = char::from(byte);
+            let part = c.is_ascii_alphanumeric() || c == '_' || c == '$';
+            assert_eq!(is_identifier_byte(byte), part, "{c:?}");
+            assert_eq!(is_identifier_char(c, false), part, "{c:?}");
+            assert_eq!(
+                is_identifier_char(c, true),
+                part && !c.is_ascii_digit(),
+                "{c:?}"
+            );
+        }
+        for byte in 0x80..=0xFFu8 {
+            assert!(!is_identifier_byte(byte));
+        }
+        // Letters start identifiers; combining marks, other digits, ZWNJ and ZWJ only
+        // continue them; spaces and symbols do neither.
+        for (c, start, part) in [
+            ('é', true, true),
+            ('ж', true, true),
+            ('中', true, true),
+            ('\u{0301}', false, true),
+            ('\u{0663}', false, true),
+            ('\u{200C}', false, true),
+            ('\u{200D}', false, true),
+            ('\u{3000}', false, false),
+            ('€', false, false),
+            ('\u{00B7}', false, true),
+        ] {
+            assert_eq!(is_identifier_char(c, true), start, "{c:?}");
+            assert_eq!(is_identifier_char(c, false), part, "{c:?}");
+        }
     }
 
     #[test]

@@ -664,3 +664,98 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
     );
     assert!(read_slice(b"{\"k\": /**/1}", &strict).is_err());
 }
+
+/// One typed number read, for the table in the test below.
+type NumberRead = fn(&mut dyn Reader) -> sluice_core::Result<()>;
+
+/// Every typed number read of the `Reader` trait, by name.
+const NUMBER_READS: [(&str, NumberRead); 13] = [
+    ("read_i8", |r| r.read_i8().map(drop)),
+    ("read_i16", |r| r.read_i16().map(drop)),
+    ("read_i32", |r| r.read_i32().map(drop)),
+    ("read_i64", |r| r.read_i64().map(drop)),
+    ("read_i128", |r| r.read_i128().map(drop)),
+    ("read_u8", |r| r.read_u8().map(drop)),
+    ("read_u16", |r| r.read_u16().map(drop)),
+    ("read_u32", |r| r.read_u32().map(drop)),
+    ("read_u64", |r| r.read_u64().map(drop)),
+    ("read_u128", |r| r.read_u128().map(drop)),
+    ("read_f32", |r| r.read_f32().map(drop)),
+    ("read_f64", |r| r.read_f64().map(drop)),
+    ("read_number", |r| r.read_number().map(drop)),
+];
+
+#[test]
+fn every_typed_number_read_gives_the_code_span_and_path_of_its_error() {
+    // (document, keys to read on the way, code, span, path); `None` for the code when the
+    // read succeeds (`read_number` hands out any number's text).
+    let cases = [
+        (
+            r#"{"a":[1,1e400]}"#,
+            1,
+            Some(core_codes::NUMBER_OUT_OF_RANGE),
+            (8, 13),
+            "$.a[1]",
+        ),
+        (
+            r#"{"a":{"b":-1e400}}"#,
+            2,
+            Some(core_codes::NUMBER_OUT_OF_RANGE),
+            (10, 16),
+            "$.a.b",
+        ),
+        (
+            r#"{"a":[1,true]}"#,
+            1,
+            Some(core_codes::UNEXPECTED_ENTRY),
+            (8, 12),
+            "$.a[1]",
+        ),
+    ];
+    for (doc, keys, code, span, path) in cases {
+        for (name, read) in NUMBER_READS {
+            // Lexed by a peek first or by the read itself, from a slice or through `io::Read`.
+            for (peek, trickle) in [(false, false), (true, false), (false, true), (true, true)] {
+                let mut slice;
+                let mut streamed;
+                let reader: &mut dyn Reader = if trickle {
+                    streamed = JsonReader::from_read(common::Trickle {
+                        bytes: doc.as_bytes(),
+                        chunk: 3,
+                    });
+                    &mut streamed
+                } else {
+                    slice = JsonReader::from_str(doc);
+                    &mut slice
+                };
+                // To the second number of the array, or the value of the innermost key.
+                for _ in 0..keys {
+                    reader.read_map_root().unwrap();
+                    reader.read_name().unwrap();
+                }
+                if reader.peek().unwrap() == Entry::ArrayRoot {
+                    reader.read_array_root().unwrap();
+                    reader.read_u8().unwrap();
+                }
+                if peek {
+                    reader.peek().unwrap();
+                }
+                let context = format!("{doc} {name}, peek {peek}, io {trickle}");
+                if name == "read_number" && code != Some(core_codes::UNEXPECTED_ENTRY) {
+                    read(reader).unwrap_or_else(|err| panic!("{context}: {err}"));
+                    continue;
+                }
+                let err = read(reader).expect_err(&context);
+                assert_eq!(
+                    (
+                        Some(err.code()),
+                        err.span(),
+                        err.path().map(ToString::to_string)
+                    ),
+                    (code, Some(Span::new(span.0, span.1)), Some(path.to_owned())),
+                    "{context}: {err}"
+                );
+            }
+        }
+    }
+}

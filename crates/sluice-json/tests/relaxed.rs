@@ -4,7 +4,7 @@
 mod common;
 
 use common::{outcome, read_slice, read_trickle};
-use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Token};
+use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Span, Token};
 use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, codes};
 
 fn strict() -> JsonOptions {
@@ -299,4 +299,282 @@ fn relaxed_preset_is_comments_and_trailing_commas() {
     reader.read_u8().unwrap();
     assert_eq!(reader.peek().unwrap_err().code(), codes::TRAILING_TOKEN);
     let _ = Entry::Ended;
+}
+
+/// The code and span of the error `input` gives (the same on every input path).
+#[track_caller]
+fn error_of(input: &str, options: &JsonOptions) -> (sluice_core::ErrorCode, Option<Span>) {
+    let err = read(input, options).expect_err(input);
+    (err.code(), err.span())
+}
+
+/// The keys of a document, as read back.
+#[track_caller]
+fn keys_of(input: &str, options: &JsonOptions) -> Vec<String> {
+    read(input, options)
+        .unwrap_or_else(|err| panic!("{input:?}: {err}"))
+        .into_iter()
+        .filter_map(|t| match t {
+            Token::Name(n) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// JSON5 whitespace beyond JSON's: U+000B, U+000C, U+00A0, U+FEFF, U+2028, U+2029 and
+/// every space separator (Zs).
+const JSON5_SPACES: [char; 21] = [
+    '\u{b}', '\u{c}', '\u{a0}', '\u{feff}', '\u{2028}', '\u{2029}', '\u{1680}', '\u{2000}',
+    '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}',
+    '\u{2009}', '\u{200a}', '\u{202f}', '\u{205f}', '\u{3000}',
+];
+
+#[test]
+fn json5_whitespace_is_every_space_separator_between_every_pair_of_tokens() {
+    let json5 = JsonOptions::json5();
+    let only_whitespace = JsonOptions {
+        json5_whitespace: true,
+        ..strict()
+    };
+    let expected = read(r#"{"a":[1,true,"x"],"b":{}}"#, &strict()).unwrap();
+    for space in JSON5_SPACES {
+        let gap = format!(" {space}{space} ");
+        let doc = [
+            "{", "\"a\"", ":", "[", "1", ",", "true", ",", "\"x\"", "]", ",", "b", ":", "{", "}",
+            "}",
+        ]
+        .join(&gap);
+        let doc = format!("{gap}{doc}{gap}");
+        assert_eq!(
+            read(&doc, &json5).unwrap(),
+            expected,
+            "U+{:04X}",
+            u32::from(space)
+        );
+        // Without unquoted keys, the same with a quoted key.
+        let quoted = doc.replace(&format!("{gap}b{gap}"), &format!("{gap}\"b\"{gap}"));
+        assert_eq!(
+            read(&quoted, &only_whitespace).unwrap(),
+            expected,
+            "U+{:04X}",
+            u32::from(space)
+        );
+        // Strict JSON refuses it, at the character.
+        let len = space.len_utf8();
+        let bad = format!("[{space}1]");
+        assert_eq!(
+            error_of(&bad, &strict()),
+            (codes::UNEXPECTED_TOKEN, Some(Span::new(1, 1 + len))),
+            "U+{:04X}",
+            u32::from(space)
+        );
+        // After a value, where JSON expects `,` or `]`.
+        let bad = format!("[1{space}]");
+        assert_eq!(
+            error_of(&bad, &strict()),
+            (codes::EXPECT_COMMA, Some(Span::new(2, 2 + len))),
+            "U+{:04X}",
+            u32::from(space)
+        );
+    }
+    // Characters next to the spaces that are not JSON5 whitespace: U+0085, U+200B (zero
+    // width space, not a space separator), U+180E (no longer one since Unicode 6.3).
+    for other in ['\u{85}', '\u{200b}', '\u{180e}'] {
+        let bad = format!("[{other}1]");
+        assert_eq!(
+            error_of(&bad, &json5),
+            (
+                codes::UNEXPECTED_TOKEN,
+                Some(Span::new(1, 1 + other.len_utf8()))
+            ),
+            "U+{:04X}",
+            u32::from(other)
+        );
+    }
+}
+
+#[test]
+fn json5_identifier_keys_follow_ecmascript_identifier_names() {
+    let options = JsonOptions {
+        unquoted_keys: true,
+        ..strict()
+    };
+    // Combining marks, non-ASCII digits after the start, ZWNJ and ZWJ continue a key;
+    // letters of any script start one.
+    let keys = keys_of(
+        "{e\u{301}: 1, a\u{663}: 2, a\u{200c}b: 3, a\u{200d}b: 4, \u{3b1}\u{3b2}: 5, \u{4e2d}\u{6587}: 6, \
+         _\u{662}: 7, $x: 8, \u{1d400}: 9}",
+        &options,
+    );
+    assert_eq!(
+        keys,
+        [
+            "e\u{301}",
+            "a\u{663}",
+            "a\u{200c}b",
+            "a\u{200d}b",
+            "\u{3b1}\u{3b2}",
+            "\u{4e2d}\u{6587}",
+            "_\u{662}",
+            "$x",
+            "\u{1d400}",
+        ]
+    );
+    // A character that cannot start an identifier where a key starts: ExpectKey at it.
+    for (input, span) in [
+        ("{\u{663}: 1}", (1, 3)),       // ARABIC-INDIC DIGIT THREE
+        ("{\u{301}e: 1}", (1, 3)),      // a combining mark
+        ("{\u{200d}a: 1}", (1, 4)),     // ZWJ
+        ("{\u{20ac}: 1}", (1, 4)),      // EURO SIGN
+        ("{a: 1, \u{663}: 2}", (7, 9)), // after a member
+        ("{1a: 1}", (1, 3)),            // the word, as for other bad tokens
+    ] {
+        assert_eq!(
+            error_of(input, &options),
+            (codes::EXPECT_KEY, Some(Span::new(span.0, span.1))),
+            "{input:?}"
+        );
+    }
+    // A character that cannot continue one ends the key: ExpectColon at it.
+    for (input, span) in [
+        ("{a\u{20ac}: 1}", (2, 5)),
+        ("{a-b: 1}", (2, 4)), // the word `-b`, as for other bad tokens
+        ("{a\u{3000}: 1}", (2, 5)),
+    ] {
+        assert_eq!(
+            error_of(input, &options),
+            (codes::EXPECT_COLON, Some(Span::new(span.0, span.1))),
+            "{input:?}"
+        );
+    }
+    // With JSON5 whitespace on, U+3000 may follow the key instead.
+    assert_eq!(keys_of("{a\u{3000}: 1}", &JsonOptions::json5()), ["a"]);
+}
+
+#[test]
+fn json5_identifier_keys_decode_unicode_escapes() {
+    let options = JsonOptions {
+        unquoted_keys: true,
+        ..strict()
+    };
+    let keys = keys_of(
+        r"{\u0061: 1, a\u0062c: 2, \u00e9t\u00E9: 3, \u005f\u0024: 4, x\u0301: 5, \ud835\udc00: 6, plain: 7}",
+        &options,
+    );
+    assert_eq!(
+        keys,
+        ["a", "abc", "été", "_$", "x\u{301}", "\u{1d400}", "plain"]
+    );
+    // The escaped and the plain spelling of a key are the same key.
+    assert_eq!(
+        error_of(r"{ab: 1, a\u0062: 2}", &options),
+        (codes::DUPLICATE_KEY, Some(Span::new(8, 15)))
+    );
+    // Only `\u` escapes, and only for a character allowed where it stands: InvalidEscape
+    // over the escape.
+    for (input, span) in [
+        (r"{\u0031a: 1}", (1, 7)),  // a digit cannot start a key
+        (r"{a\u002d: 1}", (2, 8)),  // `-` is no identifier character
+        (r"{a\u0020b: 1}", (2, 8)), // nor is a space
+        (r"{\u0301: 1}", (1, 7)),   // a combining mark cannot start a key
+        (r"{a\x41: 1}", (2, 4)),    // `\x` is a string escape only
+        (r"{a\n: 1}", (2, 4)),      // so is `\n`
+        (r"{a\u00G1: 1}", (2, 7)),  // four hexadecimal digits, as in strings
+    ] {
+        assert_eq!(
+            error_of(input, &options),
+            (codes::INVALID_ESCAPE, Some(Span::new(span.0, span.1))),
+            "{input:?}"
+        );
+    }
+    assert_eq!(
+        error_of(r"{a\ud800: 1}", &options),
+        (codes::LONE_SURROGATE, Some(Span::new(2, 8)))
+    );
+    // The data path of an error under an escaped key names the decoded key, however the
+    // reader keeps its keys.
+    for duplicate_keys in [DuplicateKeys::Error, DuplicateKeys::LastWins] {
+        let options = JsonOptions {
+            duplicate_keys,
+            ..JsonOptions::json5()
+        };
+        for (input, path) in [
+            (r"{k\u0065y: [1, x]}", "$.key[1]"),
+            (r"{k\u0065y: 1 2}", "$.key"),
+            (r"{a: {'q': 1, k\u0065y: [x]}}", "$.a.key[0]"),
+        ] {
+            let err = read(input, &options).unwrap_err();
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some(path),
+                "{input}, {duplicate_keys:?}"
+            );
+        }
+    }
+    // Reading the key with and without a peek gives the same text.
+    let mut reader = JsonReader::from_str(r"{a\u0062: 1}").with_options(options);
+    reader.read_map_root().unwrap();
+    assert_eq!(reader.read_name().unwrap(), "ab");
+    assert_eq!(reader.span(), Span::new(1, 8));
+}
+
+#[test]
+fn json5_scalars_at_the_root_are_scalar_roots() {
+    let options = JsonOptions {
+        scalar_root: false,
+        ..JsonOptions::json5()
+    };
+    for (input, span) in [
+        ("'x'", (0, 3)),
+        ("  'it\\'s'", (2, 9)),
+        ("Infinity", (0, 8)),
+        ("-Infinity", (0, 9)),
+        ("+Infinity", (0, 9)),
+        ("NaN", (0, 3)),
+        ("+1", (0, 2)),
+        (".5", (0, 2)),
+        ("0x1F", (0, 4)),
+        ("1", (0, 1)),
+        ("\"x\"", (0, 3)),
+        ("true", (0, 4)),
+        ("\u{3000}null", (3, 7)),
+    ] {
+        assert_eq!(
+            error_of(input, &options),
+            (codes::SCALAR_ROOT, Some(Span::new(span.0, span.1))),
+            "{input:?}"
+        );
+    }
+    // Containers are fine; what starts no value at all is still an unexpected token.
+    assert!(read("{a: 'x', b: [+1, .5, NaN]}", &options).is_ok());
+    assert_eq!(
+        error_of("@", &options),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(0, 1)))
+    );
+    // Without the JSON5 switches, those bytes start no value.
+    let strict_root = JsonOptions {
+        scalar_root: false,
+        ..strict()
+    };
+    for input in ["'x'", "Infinity", "NaN", "+1", ".5"] {
+        assert_eq!(
+            rejected(input, &strict_root),
+            codes::UNEXPECTED_TOKEN,
+            "{input}"
+        );
+    }
+}
+
+#[test]
+fn single_quoted_strings_are_described_whole_in_errors() {
+    // As a `"` string is: the span covers the string after which a `,` was missing.
+    let options = JsonOptions::json5();
+    assert_eq!(
+        error_of("['a' 'bc']", &options),
+        (codes::EXPECT_COMMA, Some(Span::new(5, 9)))
+    );
+    assert_eq!(
+        error_of(r#"["a" "bc"]"#, &options),
+        (codes::EXPECT_COMMA, Some(Span::new(5, 9)))
+    );
 }
