@@ -9,7 +9,7 @@
 //! longer keys), and an object that grows past [`SMALL_OBJECT`] keys gets a hash index
 //! instead of the scan.
 //!
-//! The index hashes keys with std's [`RandomState`] (a hash keyed at random per tracker),
+//! The index hashes keys with std's [`RandomState`] (a hash keyed at random per index),
 //! and chains the entries that share a hash. Neither ordinary keys that
 //! differ in a few bytes nor keys crafted against a known hash function can then make a
 //! lookup compare with many keys: a large object costs one hash and about one comparison
@@ -84,9 +84,22 @@ struct Index {
     /// [`NO_ENTRY`]: a chain per hash, so that keys with equal hashes are each compared
     /// once, with the keys of that hash only.
     previous: Vec<usize>,
+    /// The hash's key, drawn at random when the index is first built.
+    state: RandomState,
+    /// Tests only: every key hashes the same, so every lookup walks one chain.
+    #[cfg(test)]
+    one_hash_for_all: bool,
 }
 
 impl Index {
+    fn hash(&self, key: &[u8]) -> u64 {
+        #[cfg(test)]
+        if self.one_hash_for_all {
+            return 7;
+        }
+        self.state.hash_one(key)
+    }
+
     fn clear(&mut self) {
         self.last.clear();
         self.previous.clear();
@@ -103,8 +116,9 @@ impl Index {
 struct KeyFrame {
     first_entry: usize,
     first_byte: usize,
-    /// Hash to entry position, built once the object is large.
-    index: Option<Index>,
+    /// Hash to entry position, built once the object is large. Boxed: the frames of small
+    /// objects stay small, and so does the reader.
+    index: Option<Box<Index>>,
     /// One bit per value of [`filter_bit`] among this object's keys.
     filter: [u64; 4],
 }
@@ -123,10 +137,10 @@ pub(crate) struct KeyTracker {
     entries: Vec<KeyEntry>,
     frames: Vec<KeyFrame>,
     /// Hash indexes of closed objects, kept to reuse their allocations.
-    spare_indexes: Vec<Index>,
-    /// The random key of the indexes' hash, drawn when the first index is built.
-    hash_state: Option<RandomState>,
-    /// Tests only: every key hashes the same, so every lookup walks one chain.
+    /// Boxed as in the frames, so an index moves between them and here as one pointer.
+    #[allow(clippy::vec_box)]
+    spare_indexes: Vec<Box<Index>>,
+    /// Tests only: the indexes built from now on hash every key the same.
     #[cfg(test)]
     one_hash_for_all: bool,
     /// Tests only: how many entries the hash index compared keys with.
@@ -273,17 +287,8 @@ impl KeyTracker {
     /// [`SMALL_OBJECT`] keys, and adds `text` to it.
     #[inline(never)]
     fn is_new_slow(&mut self, text: &[u8], print: u64, maybe_seen: bool, input: &[u8]) -> bool {
-        // Two words, copied so the closure below does not hold the tracker.
-        let hash_state = self.hash_state.get_or_insert_with(RandomState::new).clone();
         #[cfg(test)]
         let one_hash_for_all = self.one_hash_for_all;
-        let hash = |bytes: &[u8]| {
-            #[cfg(test)]
-            if one_hash_for_all {
-                return 7;
-            }
-            hash_state.hash_one(bytes)
-        };
         let KeyTracker {
             bytes: arena,
             entries,
@@ -307,15 +312,20 @@ impl KeyTracker {
                 // The object has grown: index its keys by hash from now on. They are all
                 // different (each was checked when it came).
                 let mut index = spare_indexes.pop().unwrap_or_default();
-                for (i, entry) in known.iter().enumerate() {
-                    index.add(hash(entry_bytes(entry, arena, input)), first + i);
+                #[cfg(test)]
+                {
+                    index.one_hash_for_all = one_hash_for_all;
                 }
-                index.add(hash(text), at);
+                for (i, entry) in known.iter().enumerate() {
+                    let hash = index.hash(entry_bytes(entry, arena, input));
+                    index.add(hash, first + i);
+                }
+                index.add(index.hash(text), at);
                 frame.index = Some(index);
             }
             return true;
         };
-        let key_hash = hash(text);
+        let key_hash = index.hash(text);
         let mut candidate = index.last.get(&key_hash).copied().unwrap_or(NO_ENTRY);
         while candidate != NO_ENTRY {
             #[cfg(test)]
