@@ -175,6 +175,10 @@ struct LineCounter {
     counted_to: usize,
     /// Line breaks before `counted_to`.
     breaks: usize,
+    /// The offset and 1-based line of the last block comment met: the scan of a comment
+    /// moves past its start (and counts its lines), so an unclosed comment's error, which
+    /// points at the start, finds its line here.
+    comment: (usize, usize),
 }
 
 /// A streaming JSON reader implementing [`Reader`].
@@ -519,9 +523,25 @@ impl<S: Input> JsonReader<S> {
         self.lines.enabled = true;
     }
 
-    /// 1-based line number of absolute offset `at`, which must not be before any offset
-    /// asked for earlier and must be inside the window.
+    /// 1-based line number of absolute offset `at`, which must be inside the window, or
+    /// at or after every offset asked for earlier, or the start of the last block comment.
     pub(crate) fn line_of(&mut self, at: usize) -> usize {
+        let counted_to = self.lines.counted_to;
+        if at < counted_to {
+            // Counted past `at` already (an error found further on): take back the line
+            // breaks in between.
+            let (comment_at, comment_line) = self.lines.comment;
+            if at == comment_at && comment_line > 0 {
+                return comment_line;
+            }
+            let offset = self.input.offset();
+            let window = self.input.window();
+            if at >= offset
+                && let Some(between) = window.get(at - offset..counted_to - offset)
+            {
+                return self.lines.breaks - memchr::memchr_iter(b'\n', between).count() + 1;
+            }
+        }
         self.count_lines_to(at);
         self.lines.breaks + 1
     }
@@ -812,6 +832,10 @@ impl<S: Input> JsonReader<S> {
                 }
             }
             Some(b'*') => {
+                if self.lines.enabled {
+                    let line = self.line_of(start);
+                    self.lines.comment = (start, line);
+                }
                 self.pos += 2;
                 loop {
                     let rest = self.rest();
@@ -852,6 +876,14 @@ impl<S: Input> JsonReader<S> {
                 b'/' if self.options.comments => {
                     if !self.skip_comment()? {
                         return Ok((Some(byte), line_break));
+                    }
+                }
+                // JSON5's other whitespace, as between tokens; only `\n` separates records.
+                0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
+                    self.ensure(0, 3)?;
+                    match scan::json5_space_len(self.rest()) {
+                        Some(len) => self.pos += len,
+                        None => return Ok((Some(byte), line_break)),
                     }
                 }
                 _ => return Ok((Some(byte), line_break)),

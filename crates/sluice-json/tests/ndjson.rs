@@ -4,7 +4,7 @@ mod common;
 
 use common::Trickle;
 use sluice_core::{Entry, Reader, Span, Token, ValueWriter, pipe_value};
-use sluice_json::{Input, NdjsonReader, NdjsonWriter, codes};
+use sluice_json::{Input, JsonOptions, NdjsonReader, NdjsonWriter, codes};
 
 fn collect<S: Input>(
     reader: &mut NdjsonReader<S>,
@@ -225,5 +225,78 @@ fn an_error_in_the_unread_rest_of_a_record_names_that_record() {
         err.notes().iter().any(|n| n.contains("record 3 (line 4)")),
         "{:?}",
         err.notes()
+    );
+}
+
+/// NDJSON records read with the JSON5 options (comments, JSON5 whitespace).
+fn json5_records<R: std::io::Read>(read: R) -> NdjsonReader<sluice_json::IoInput<R>> {
+    NdjsonReader::new(sluice_json::IoInput::new(read), JsonOptions::json5())
+}
+
+#[test]
+fn an_unclosed_comment_is_reported_on_the_line_where_it_opens() {
+    let cases = [
+        ("/* \n\n", Span::new(0, 5), "record 1 (line 1)"),
+        // After record 2, where record 3 would start.
+        ("1\n2 /*\n\n\n", Span::new(4, 9), "record 3 (line 2)"),
+        ("1\n\n\n/* a\nb\nc", Span::new(4, 12), "record 2 (line 4)"),
+    ];
+    for (text, span, note) in cases {
+        for chunk in [1, 3, 4096] {
+            let mut reader = json5_records(Trickle {
+                bytes: text.as_bytes(),
+                chunk,
+            });
+            let err = collect(&mut reader).unwrap_err();
+            assert_eq!(
+                (err.code(), err.span()),
+                (codes::UNCLOSED_COMMENT, Some(span)),
+                "{text:?} {chunk}"
+            );
+            assert!(
+                err.notes().iter().any(|n| n.contains(note)),
+                "{text:?} {chunk}: {:?}",
+                err.notes()
+            );
+        }
+    }
+}
+
+#[test]
+fn json5_whitespace_may_surround_records_but_only_a_line_feed_separates_them() {
+    for text in [
+        "1 \n\u{c}2",
+        "1\u{c}\n2",
+        "\u{b}1\n\u{a0}2\u{3000}\n",
+        "1\n\u{2028}2",
+    ] {
+        for chunk in [1, 4096] {
+            let mut reader = json5_records(Trickle {
+                bytes: text.as_bytes(),
+                chunk,
+            });
+            let records = collect(&mut reader).unwrap();
+            let values: Vec<_> = records
+                .iter()
+                .map(|(_, _, tokens)| tokens.clone())
+                .collect();
+            assert_eq!(values.len(), 2, "{text:?}");
+            assert_eq!(records[1].0, 2, "{text:?}: the second record is on line 2");
+        }
+    }
+    // JSON5 whitespace is no line break: two values on one line stay an error.
+    let mut reader = json5_records(Trickle {
+        bytes: "1\u{c}2\n".as_bytes(),
+        chunk: 4096,
+    });
+    assert_eq!(
+        collect(&mut reader).unwrap_err().code(),
+        codes::TRAILING_TOKEN
+    );
+    // And the strict options do not take it.
+    let mut reader = NdjsonReader::from_str("1\u{c}\n2");
+    assert_eq!(
+        collect(&mut reader).unwrap_err().code(),
+        codes::TRAILING_TOKEN
     );
 }
