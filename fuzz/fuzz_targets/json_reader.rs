@@ -1,6 +1,9 @@
-//! Fuzzes `JsonReader` with every option preset: any bytes must be read without a panic or
-//! a hang, the `io::Read` path must agree with the slice path, and a document that reads
-//! must write (condensed and pretty) and read back to the same tokens.
+//! Fuzzes `JsonReader` with every option preset, plus a `LastWins` and a small `max_depth`
+//! variant chosen by the input: any bytes must be read without a panic or a hang, the
+//! `io::Read` path must agree with the slice path, `skip()` with reading, typed number reads
+//! with Rust's own `parse`, `NdjsonReader` with the NDJSON preset, and a document that reads
+//! must write (condensed and pretty, with and without `escape_non_ascii`) and read back to
+//! the same tokens. The checks are `sluice_json::fuzzing::check_json_input`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
