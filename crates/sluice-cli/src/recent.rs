@@ -1,11 +1,13 @@
-//! The recent lines of a streamed input, so that a diagnostic in streamed NDJSON shows its
-//! line, column and snippet like one in a file read whole.
+//! The recent lines of a streamed input, so that a diagnostic in streamed JSON or NDJSON
+//! shows its line, column and snippet like one in a file read whole.
 //!
 //! The reader of a stream keeps only a small window, and spans are byte offsets. [`Tee`]
-//! copies what the reader pulls into [`Recent`], which the caller releases at each record
-//! start with the record's line: memory stays about one record plus the reader's window,
-//! and line numbers stay exact (the reader counts the lines of released records; only a
-//! record too long to keep has its dropped line breaks counted here).
+//! copies what the reader pulls into [`Recent`], which the caller releases as the reader
+//! moves on: NDJSON at each record start with the record's line (the reader counts the
+//! lines of released records), one JSON text through [`Releaser`] every [`RELEASE_EVERY`]
+//! bytes at the reader's offset, its released lines counted here. Memory stays about one
+//! record (or [`TRIM_AT`] plus [`RELEASE_EVERY`]) plus the reader's window, and line numbers
+//! stay exact; a line too long to keep has its dropped line breaks counted here too.
 
 use std::cell::RefCell;
 use std::io::{self, Read};
@@ -17,12 +19,21 @@ use sluice_core::{Error, SourceText, Span};
 /// Released bytes are dropped once there are this many, so the remaining bytes move once
 /// per this much input rather than once per record.
 const TRIM_AT: usize = 1 << 20;
-/// Most bytes kept when nothing is released (one huge record); past it, half are dropped.
+/// Most bytes kept when nothing is released (one huge record or line); past it, half are
+/// dropped.
 const CAP: usize = 16 << 20;
+/// [`CAP`] for one JSON text: a minified document is one long line, and its stream should
+/// stay within a few MiB. An error more than about half of this into a line gets its line
+/// number and byte offset, without a column.
+pub(crate) const JSON_CAP: usize = 4 << 20;
+/// How far a JSON reader moves between two releases by [`Releaser`].
+pub(crate) const RELEASE_EVERY: usize = 1 << 20;
 
-/// The bytes read since the start of the line of the current record.
-#[derive(Debug, Default)]
+/// The bytes read since the start of the line of the oldest byte an error may still point at.
+#[derive(Debug)]
 pub(crate) struct Recent {
+    /// Most bytes kept ([`CAP`] or [`JSON_CAP`]).
+    cap: usize,
     /// Absolute offset of `bytes[0]`.
     start: usize,
     /// Line breaks before `start`.
@@ -30,21 +41,54 @@ pub(crate) struct Recent {
     /// `start` is inside a line (a line too long to keep was cut), so columns on that line
     /// are unknown.
     mid_line: bool,
-    /// Absolute offset before which no error can point any more (a record start).
+    /// Absolute offset before which no error can point any more.
     released: usize,
-    /// 1-based line of `released`.
-    released_line: usize,
+    /// 1-based line of `released` when the caller knows it (an NDJSON record start); `None`
+    /// when the line breaks of dropped bytes are counted here instead.
+    released_line: Option<usize>,
+    /// No line break lies between `start` and this absolute offset (already searched), so a
+    /// long line is searched once, not at every read.
+    searched: usize,
     /// The kept bytes, up to the end of what was read.
     bytes: Vec<u8>,
 }
 
+impl Default for Recent {
+    fn default() -> Recent {
+        Recent::with_cap(CAP)
+    }
+}
+
 impl Recent {
+    /// Keeps at most `cap` bytes.
+    pub(crate) fn with_cap(cap: usize) -> Recent {
+        Recent {
+            cap,
+            start: 0,
+            breaks: 0,
+            mid_line: false,
+            released: 0,
+            released_line: None,
+            searched: 0,
+            bytes: Vec::new(),
+        }
+    }
+
     /// Says that nothing before absolute offset `offset` is needed any more: a record
     /// starts there, on 1-based line `line`.
     pub(crate) fn release(&mut self, offset: usize, line: usize) {
         if offset >= self.released {
             self.released = offset;
-            self.released_line = line;
+            self.released_line = Some(line);
+        }
+    }
+
+    /// Says that nothing before absolute offset `offset` is needed any more, on a line
+    /// unknown to the caller: the line breaks of the bytes dropped are counted.
+    pub(crate) fn release_counting(&mut self, offset: usize) {
+        if offset >= self.released {
+            self.released = offset;
+            self.released_line = None;
         }
     }
 
@@ -55,26 +99,36 @@ impl Recent {
             .saturating_sub(self.start)
             .min(self.bytes.len());
         if released >= TRIM_AT {
-            // Keep the whole line of the released offset, so snippets start at a line start;
-            // the line breaks before it are known without counting them.
-            match self.bytes[..released].iter().rposition(|&b| b == b'\n') {
-                Some(at) => {
-                    self.bytes.drain(..=at);
-                    self.start += at + 1;
-                    self.breaks = self.released_line.saturating_sub(1);
-                    self.mid_line = false;
-                }
-                // One line so far: nothing can go yet, and no need to look again.
-                None => self.released = self.start,
-            }
+            self.trim(released);
         }
-        if self.bytes.len() > CAP {
-            let from = self.bytes.len() - CAP / 2;
-            match self.bytes[from..].iter().position(|&b| b == b'\n') {
+        if self.bytes.len() > self.cap {
+            let from = self.bytes.len() - self.cap / 2;
+            match memchr::memchr(b'\n', &self.bytes[from..]) {
                 Some(at) => self.cut(from + at + 1, false),
                 None => self.cut(from, true),
             }
         }
+    }
+
+    /// Drops the released bytes before the line of `released` (relative), so snippets start
+    /// at a line start.
+    fn trim(&mut self, released: usize) {
+        // Only the bytes not searched yet: none before `from` is a line break.
+        let from = self.searched.saturating_sub(self.start).min(released);
+        let Some(last) = memchr::memrchr(b'\n', &self.bytes[from..released]) else {
+            // One line so far: nothing can go yet.
+            self.searched = self.start + released;
+            return;
+        };
+        let at = from + last + 1;
+        match self.released_line {
+            // The line breaks before the released line are known without counting them.
+            Some(line) => self.breaks = line.saturating_sub(1),
+            None => self.breaks += line_breaks(&self.bytes[..at]),
+        }
+        self.bytes.drain(..at);
+        self.start += at;
+        self.mid_line = false;
     }
 
     /// Drops the first `at` bytes, counting their line breaks.
@@ -97,7 +151,7 @@ impl Recent {
         }
         let at = span.start - self.start;
         let from = if self.mid_line {
-            match self.bytes.iter().position(|&b| b == b'\n') {
+            match memchr::memchr(b'\n', &self.bytes) {
                 Some(first) if first < at => first + 1,
                 _ => {
                     let line = self.breaks + 1;
@@ -108,7 +162,7 @@ impl Recent {
             0
         };
         // Whole lines only: the bytes read past the error may end inside a line.
-        let to = match self.bytes.iter().rposition(|&b| b == b'\n') {
+        let to = match memchr::memrchr(b'\n', &self.bytes) {
             Some(last) if last >= at => last + 1,
             _ => self.bytes.len(),
         };
@@ -124,7 +178,44 @@ impl Recent {
 }
 
 fn line_breaks(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// Releases the bytes of one streamed JSON text as its reader moves on: every
+/// [`RELEASE_EVERY`] bytes, at the start of the last token read or the next one, whichever
+/// comes first (an error points at the token being read, or at a later byte).
+#[derive(Debug)]
+pub(crate) struct Releaser {
+    /// The kept bytes.
+    recent: Rc<RefCell<Recent>>,
+    /// The reader offset of the next release.
+    next: usize,
+}
+
+impl Releaser {
+    /// Releases into `recent`.
+    pub(crate) fn new(recent: Rc<RefCell<Recent>>) -> Releaser {
+        Releaser {
+            recent,
+            next: RELEASE_EVERY,
+        }
+    }
+
+    /// Told after each token peeked: the reader's offset (the start of the token peeked)
+    /// and the start of the last token read.
+    #[inline(always)]
+    pub(crate) fn reached(&mut self, offset: usize, last_token: usize) {
+        if offset >= self.next {
+            self.release(offset.min(last_token), offset);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn release(&mut self, at: usize, offset: usize) {
+        self.recent.borrow_mut().release_counting(at);
+        self.next = offset + RELEASE_EVERY;
+    }
 }
 
 /// A reader that copies every byte it reads into a shared [`Recent`].
@@ -209,5 +300,91 @@ mod tests {
         // Before the kept bytes: left as it was.
         let err = recent.locate(error_at(0, 1), "x");
         assert!(err.source_text().is_none() && err.notes().is_empty());
+    }
+
+    /// Streams `input` in reads of `chunk` bytes through a [`Releaser`], as a JSON reader
+    /// would (its offset one window behind what was read); the most bytes kept after a read.
+    fn stream(recent: &Rc<RefCell<Recent>>, input: &[u8], chunk: usize) -> usize {
+        let mut releaser = Releaser::new(Rc::clone(recent));
+        let mut most = 0;
+        let mut read = 0;
+        for piece in input.chunks(chunk) {
+            recent.borrow_mut().push(piece);
+            read += piece.len();
+            let offset = read.saturating_sub(chunk);
+            releaser.reached(offset, offset.saturating_sub(10));
+            most = most.max(recent.borrow().bytes.len());
+        }
+        most
+    }
+
+    fn position(err: &Error) -> Option<(usize, usize)> {
+        err.line_column().map(|p| (p.line, p.column))
+    }
+
+    #[test]
+    fn counted_releases_keep_memory_bounded_and_lines_exact() {
+        // 40 MiB of lines of varied lengths.
+        let mut input = Vec::new();
+        let mut lines = 0;
+        while input.len() < 40 << 20 {
+            input.extend_from_slice(&b"    \"key\": \"some value\","[..4 + lines % 20]);
+            input.push(b'\n');
+            lines += 1;
+        }
+        let tail = b"  {\"a\" 1}\n]\n";
+        input.extend_from_slice(tail);
+        let recent = Rc::new(RefCell::new(Recent::default()));
+        let most = stream(&recent, &input, 1 << 16);
+        assert!(most < TRIM_AT + RELEASE_EVERY + (2 << 16), "{most}");
+        let recent = recent.borrow();
+        assert!(!recent.mid_line);
+        let at = input.len() - tail.len() + 7;
+        let err = recent.locate(error_at(at, at + 1), "x");
+        assert_eq!(position(&err), Some((lines + 1, 8)));
+        // Long released: left as it was.
+        let err = recent.locate(error_at(100, 101), "x");
+        assert!(err.source_text().is_none() && err.notes().is_empty());
+    }
+
+    #[test]
+    fn a_line_longer_than_a_release_keeps_its_columns() {
+        let mut input = b"[\n".repeat(3 << 18);
+        let line_start = input.len();
+        input.extend_from_slice(&[b' '; 3 << 20]);
+        input.extend_from_slice(b"x\n1\n2 3\n");
+        let recent = Rc::new(RefCell::new(Recent::default()));
+        stream(&recent, &input, 4000);
+        let recent = recent.borrow();
+        let long_line = (3 << 18) + 1;
+        let at = line_start + (3 << 20);
+        let err = recent.locate(error_at(at, at + 1), "x");
+        assert_eq!(position(&err), Some((long_line, (3 << 20) + 1)));
+        let at = input.len() - 2;
+        let err = recent.locate(error_at(at, at + 1), "x");
+        assert_eq!(position(&err), Some((long_line + 2, 3)));
+    }
+
+    #[test]
+    fn a_line_too_long_to_keep_gives_its_number_with_counted_releases() {
+        for cap in [CAP, JSON_CAP] {
+            a_line_longer_than(cap);
+        }
+    }
+
+    fn a_line_longer_than(cap: usize) {
+        let mut input = b"[\n\n".to_vec();
+        while input.len() < cap + (4 << 20) {
+            input.extend_from_slice(b"{\"k\":[1,2.5,true,null]},");
+        }
+        let recent = Rc::new(RefCell::new(Recent::with_cap(cap)));
+        let most = stream(&recent, &input, 1 << 16);
+        assert!(most <= cap + (1 << 16), "{most}");
+        let recent = recent.borrow();
+        assert!(recent.mid_line);
+        let at = input.len() - 3;
+        let err = recent.locate(error_at(at, at + 1), "x");
+        assert!(err.source_text().is_none());
+        assert!(err.notes().iter().any(|n| n.contains("line 3")));
     }
 }

@@ -20,8 +20,16 @@ fn sluice_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    // Written from another thread while the output is read, so that a command writing
+    // much output before it has read all its input cannot block on a full pipe.
+    let mut pipe = child.stdin.take().unwrap();
+    std::thread::scope(|scope| {
+        // The command may stop reading early (at an error): a closed pipe is fine.
+        scope.spawn(move || {
+            let _ = pipe.write_all(stdin);
+        });
+        child.wait_with_output().unwrap()
+    })
 }
 
 /// A file in a fresh temporary directory of this test.
@@ -322,9 +330,9 @@ fn large_files_stream_and_still_point_at_errors() {
     doc[at] = b'x';
     let bad = temp_file("large", "bad.json", &doc);
     let out = sluice(&["check", bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = text(&out.stderr);
-    assert!(stderr.contains(&format!("{at}..")), "{stderr}");
+    assert_error_at(&out, "json/UnexpectedToken", &doc, at);
+    let (name, _, _) = location(&text(&out.stderr)).expect("a location");
+    assert_eq!(name, bad.to_str().unwrap());
 }
 
 #[test]
@@ -702,17 +710,23 @@ fn a_directory_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
-/// A diagnostic of a streamed JSON input gives the byte span rather than a line and column.
-fn assert_streamed_error_at(out: &Output, code: &str, start: usize) {
+/// The 1-based line and column of byte `at` of `doc` (ASCII).
+fn line_column(doc: &[u8], at: usize) -> (usize, usize) {
+    let line_start = doc[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = doc[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    (line, at - line_start + 1)
+}
+
+/// `out` is the diagnostic `code` at byte `at` of `doc`, shown as `name:line:column`.
+fn assert_error_at(out: &Output, code: &str, doc: &[u8], at: usize) {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains(&format!("error[{code}]")), "{stderr}");
-    assert_eq!(
-        location(&stderr),
-        None,
-        "loaded whole, not streamed: {stderr}"
-    );
-    assert!(stderr.contains(&format!(" {start}..")), "{stderr}");
+    let (_, line, column) = location(&stderr).expect("a location");
+    assert_eq!((line, column), line_column(doc, at), "{stderr}");
 }
 
 #[cfg(unix)]
@@ -730,7 +744,7 @@ fn a_named_pipe_streams_instead_of_being_loaded() {
     // Opening a FIFO for writing waits for its reader: the command under test.
     let writer = std::thread::spawn(move || std::fs::write(writer_path, b"[1,\n x]"));
     let out = sluice(&["check", fifo.to_str().unwrap()]);
-    assert_streamed_error_at(&out, "json/UnexpectedToken", 5);
+    assert_error_at(&out, "json/UnexpectedToken", b"[1,\n x]", 5);
     writer.join().unwrap().unwrap();
     std::fs::remove_file(&fifo).unwrap();
 }
@@ -739,7 +753,7 @@ fn a_named_pipe_streams_instead_of_being_loaded() {
 #[test]
 fn dev_stdin_streams_like_standard_input() {
     let out = sluice_with_stdin(&["check", "/dev/stdin"], b"[1,\n x]");
-    assert_streamed_error_at(&out, "json/UnexpectedToken", 5);
+    assert_error_at(&out, "json/UnexpectedToken", b"[1,\n x]", 5);
     // Over the in-memory limit, through a pipe: read to the end, the error at its end.
     let mut doc = Vec::with_capacity(9 << 20);
     doc.extend_from_slice(b"[");
@@ -749,7 +763,7 @@ fn dev_stdin_streams_like_standard_input() {
     let at = doc.len();
     doc.extend_from_slice(b"x]");
     let out = sluice_with_stdin(&["check", "/dev/stdin"], &doc);
-    assert_streamed_error_at(&out, "json/UnexpectedToken", at);
+    assert_error_at(&out, "json/UnexpectedToken", &doc, at);
     doc.truncate(at);
     doc.extend_from_slice(b"{}]");
     let out = sluice_with_stdin(&["check", "/dev/stdin"], &doc);
@@ -781,4 +795,104 @@ fn fmt_takes_one_root_value() {
         );
         assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
     }
+}
+
+#[test]
+fn streamed_json_diagnostics_give_line_and_column() {
+    // Standard input is streamed, whatever its size: each command, each dialect.
+    let cases: [(&[&str], &[u8], &str, usize); 8] = [
+        (&["check", "-"], b"{\"a\":1} x", "json/TrailingToken", 8),
+        (&["check", "-"], b"[1,\n2", "json/UnexpectedEof", 5),
+        (
+            &["fmt", "-"],
+            b"{\"a\":\n  [1, 2,\n   3 4]}",
+            "json/ExpectComma",
+            20,
+        ),
+        (&["dump", "-"], b"[1,\n x]", "json/UnexpectedToken", 5),
+        (
+            &["convert", "--from", "json", "--to", "ndjson", "-"],
+            b"[1,\n{\"a\" 2}]",
+            "json/ExpectColon",
+            9,
+        ),
+        // Raised by the writer for a number already read: its span is that number's.
+        (
+            &["convert", "--from", "json", "--to", "msgpack", "-"],
+            b"[1,\n 300000000000000000000000000]",
+            "msgpack/IntegerTooLarge",
+            5,
+        ),
+        (
+            &["check", "--relaxed", "-"],
+            b"// c\n[1, /* x */\n 2,,]",
+            "json/UnexpectedToken",
+            20,
+        ),
+        (
+            &["check", "--json5", "-"],
+            b"{a: 1,\n b: 'x' 'y'}",
+            "json/ExpectComma",
+            15,
+        ),
+    ];
+    for (args, doc, code, at) in cases {
+        let out = sluice_with_stdin(args, doc);
+        assert_error_at(&out, code, doc, at);
+        let stderr = text(&out.stderr);
+        assert_eq!(location(&stderr).unwrap().0, "<stdin>", "{stderr}");
+        // The snippet shows the line, as for a file read whole.
+        let (line, _) = line_column(doc, at);
+        let source_line = doc.split(|&b| b == b'\n').nth(line - 1).unwrap();
+        assert!(
+            stderr.contains(&format!("{line} | {}", text(source_line))),
+            "{stderr}"
+        );
+    }
+}
+
+/// A pretty-printed JSON array of about `size` bytes, one short item per line, left open
+/// after a comma.
+fn pretty_items(size: usize) -> Vec<u8> {
+    let mut doc = Vec::with_capacity(size + 64);
+    doc.extend_from_slice(b"[\n");
+    let mut i = 0u64;
+    while doc.len() < size {
+        doc.extend_from_slice(format!("  {{\"key\": \"value\", \"i\": {i}}},\n").as_bytes());
+        i += 1;
+    }
+    doc
+}
+
+#[test]
+fn streamed_json_errors_after_many_megabytes_of_lines_name_their_line() {
+    // Three times the in-memory limit, through standard input and as a file.
+    let mut doc = pretty_items(24 << 20);
+    let at = doc.len() + 7;
+    doc.extend_from_slice(b"  {\"a\" 1}\n]\n");
+    let out = sluice_with_stdin(&["check", "-"], &doc);
+    assert_error_at(&out, "json/ExpectColon", &doc, at);
+    let path = temp_file("json-streamed", "big.json", &doc);
+    let out = sluice(&["check", path.to_str().unwrap()]);
+    assert_error_at(&out, "json/ExpectColon", &doc, at);
+    std::fs::remove_file(&path).unwrap();
+
+    // A number too large for MessagePack, met deep in the input by the writer.
+    let mut doc = pretty_items(12 << 20);
+    let at = doc.len() + 8;
+    doc.extend_from_slice(b"  {\"n\": 123456789012345678901234567890}\n]\n");
+    let out = sluice_with_stdin(&["convert", "--from", "json", "--to", "msgpack", "-"], &doc);
+    assert_error_at(&out, "msgpack/IntegerTooLarge", &doc, at);
+
+    // After many lines, one line of several MiB (a minified part) with an error near its
+    // end: it is kept whole, so the column is exact.
+    let mut doc = pretty_items(10 << 20);
+    doc.extend_from_slice(b"  [");
+    while doc.len() < (14 << 20) {
+        doc.extend_from_slice(b"{\"key\":\"value\",\"n\":[1,2.5,true,null]},");
+    }
+    let at = doc.len();
+    doc.extend_from_slice(b"}]\n]\n");
+    let out = sluice_with_stdin(&["fmt", "-"], &doc);
+    assert_error_at(&out, "json/UnexpectedToken", &doc, at);
 }

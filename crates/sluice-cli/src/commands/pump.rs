@@ -21,7 +21,7 @@ use sluice_msgpack::{MsgPackReader, ReadInput, SliceInput as MsgPackSlice};
 use crate::Failure;
 use crate::format::{Dialect, Format};
 use crate::input::{Input, invalid};
-use crate::recent::{Recent, Tee};
+use crate::recent::{JSON_CAP, Recent, Releaser, Tee};
 
 /// The JSON dialect flags shared by the commands that read JSON.
 #[derive(Debug, Clone, Copy, Default, clap::Args)]
@@ -65,7 +65,8 @@ pub(crate) fn json_options(format: Format, dialect: Dialect) -> JsonOptions {
 /// Any reader the command line can open.
 pub(crate) enum AnyReader<'a> {
     JsonSlice(JsonReader<JsonSlice<'a>>),
-    JsonStream(JsonReader<IoInput<Box<dyn Read + 'a>>>),
+    /// Streamed JSON: its bytes are kept in a [`Recent`], released as the reader moves on.
+    JsonStream(JsonReader<IoInput<Tee<Box<dyn Read + 'a>>>>, Releaser),
     MsgPackSlice(MsgPackReader<MsgPackSlice<'a>>),
     MsgPackStream(MsgPackReader<ReadInput<Box<dyn Read + 'a>>>),
 }
@@ -74,7 +75,7 @@ macro_rules! each_reader {
     ($self:expr, $reader:ident => $body:expr) => {
         match $self {
             AnyReader::JsonSlice($reader) => $body,
-            AnyReader::JsonStream($reader) => $body,
+            AnyReader::JsonStream($reader, _) => $body,
             AnyReader::MsgPackSlice($reader) => $body,
             AnyReader::MsgPackStream($reader) => $body,
         }
@@ -90,7 +91,14 @@ impl AnyReader<'_> {
 
 impl Reader for AnyReader<'_> {
     fn peek(&mut self) -> SluiceResult<Entry> {
-        each_reader!(self, r => r.peek())
+        match self {
+            AnyReader::JsonStream(r, releaser) => {
+                let entry = r.peek()?;
+                releaser.reached(r.offset(), r.span().start);
+                Ok(entry)
+            }
+            other => each_reader!(other, r => r.peek()),
+        }
     }
     fn span(&self) -> Span {
         each_reader!(self, r => r.span())
@@ -149,8 +157,8 @@ pub(crate) enum Shape {
 }
 
 /// Pipes the whole input into `writer`, shaped by `shape`, finishes the writer and checks
-/// that nothing trails; errors become diagnostics with the source snippet when the input is
-/// in memory or NDJSON.
+/// that nothing trails; errors become diagnostics with the source snippet, streamed or not
+/// (but for MessagePack, which has no lines: a streamed one gives the byte offset).
 pub(crate) fn pump<W: Writer>(
     input: Input,
     format: Format,
@@ -178,7 +186,7 @@ pub(crate) fn pump<W: Writer>(
 }
 
 /// Opens the right reader over `input` and runs `body` with it; errors become diagnostics
-/// with the source snippet when the input is in memory.
+/// with the source snippet when the input is in memory or streamed JSON (see [`Recent`]).
 fn with_reader<T>(
     input: Input,
     format: Format,
@@ -196,13 +204,27 @@ fn with_reader<T>(
             body(&mut reader).map_err(|err| invalid(err, &name, Some(&bytes)))
         }
         Input::Streamed { name, source } => {
+            let recent = Rc::new(RefCell::new(Recent::with_cap(JSON_CAP)));
             let mut reader = match format {
                 Format::Json | Format::Ndjson => AnyReader::JsonStream(
-                    JsonReader::from_read(source).with_options(json_options(format, dialect)),
+                    JsonReader::new(
+                        IoInput::new(Tee::new(source, Rc::clone(&recent))),
+                        json_options(format, dialect),
+                    ),
+                    Releaser::new(Rc::clone(&recent)),
                 ),
                 Format::Msgpack => AnyReader::MsgPackStream(MsgPackReader::from_read(source)),
             };
-            body(&mut reader).map_err(|err| invalid(err, &name, None))
+            body(&mut reader).map_err(|err| {
+                // An I/O error keeps its own handling (a closed pipe is quiet); MessagePack
+                // has no lines to show.
+                let err = if err.code() == sluice_core::codes::IO || format == Format::Msgpack {
+                    err
+                } else {
+                    recent.borrow().locate(err, &name)
+                };
+                invalid(err, &name, None)
+            })
         }
     }
 }
