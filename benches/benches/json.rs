@@ -10,14 +10,17 @@
 //! - `write/*`: pretty and condensed output from a pre-read token stream, against
 //!   serde_json's `to_writer` of a `Value`.
 //! - `large_object/*`: one object of 200,000 long keys that differ in a few digits (about
-//!   10 MB), where the default duplicate-key check runs through its hash index: the
+//!   11 MB), where the default duplicate-key check runs through its hash index: the
 //!   default options against `DuplicateKeys::LastWins` (no check) and serde_json.
 //!
 //! Run with `cargo bench -p sluice-benches --bench json`; numbers are MB/s of the input file.
 
 use std::hint::black_box;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
+};
 use serde::de::IgnoredAny;
 use sluice_benches::{BENCH_FILES, corpus, scan};
 use sluice_core::Token;
@@ -82,34 +85,41 @@ fn lexical_parse_f64(text: &str) -> f64 {
     text.parse::<f64>().unwrap()
 }
 
+/// The scan of every token from a slice (default options and `LastWins`) and through
+/// `io::Read`, into `group`.
+fn sluice_scans(group: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8]) {
+    group.bench_function("sluice_slice", |b| {
+        b.iter(|| scan(&mut JsonReader::from_slice(black_box(bytes))).unwrap());
+    });
+    // The same scan without duplicate-key tracking (`DuplicateKeys::LastWins`), to show
+    // what the default check costs.
+    let last_wins = sluice_benches::last_wins_options();
+    group.bench_function("sluice_slice_last_wins", |b| {
+        b.iter(|| {
+            let reader = JsonReader::from_slice(black_box(bytes));
+            scan(&mut reader.with_options(last_wins.clone())).unwrap()
+        });
+    });
+    group.bench_function("sluice_io_read", |b| {
+        b.iter(|| scan(&mut JsonReader::from_read(black_box(bytes))).unwrap());
+    });
+}
+
 fn read(c: &mut Criterion) {
     for (name, file) in BENCH_FILES {
         let Some(bytes) = corpus(file) else { continue };
         let mut group = c.benchmark_group(format!("read/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
-        group.bench_function("sluice_slice", |b| {
-            b.iter(|| scan(&mut JsonReader::from_slice(black_box(&bytes))).unwrap());
-        });
-        // The same scan without duplicate-key tracking (`DuplicateKeys::LastWins`), to show
-        // what the default check costs.
-        let last_wins = sluice_benches::last_wins_options();
-        group.bench_function("sluice_slice_last_wins", |b| {
-            b.iter(|| {
-                let reader = JsonReader::from_slice(black_box(&bytes));
-                scan(&mut reader.with_options(last_wins.clone())).unwrap()
-            });
-        });
+        sluice_scans(&mut group, &bytes);
         // The same scan with numbers read as text and not converted, as `IgnoredAny` below
         // leaves them: the difference is the cost of the conversions.
+        let last_wins = sluice_benches::last_wins_options();
         group.bench_function("sluice_slice_number_text_only", |b| {
             b.iter(|| {
                 let reader = JsonReader::from_slice(black_box(&bytes));
                 sluice_benches::scan_number_text(&mut reader.with_options(last_wins.clone()))
                     .unwrap()
             });
-        });
-        group.bench_function("sluice_io_read", |b| {
-            b.iter(|| scan(&mut JsonReader::from_read(black_box(&bytes[..]))).unwrap());
         });
         group.bench_function("serde_json_ignored_any", |b| {
             b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
@@ -195,19 +205,7 @@ fn read_large_object(c: &mut Criterion) {
     let mut group = c.benchmark_group("large_object");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.sample_size(20);
-    group.bench_function("sluice_slice", |b| {
-        b.iter(|| scan(&mut JsonReader::from_slice(black_box(&bytes))).unwrap());
-    });
-    let last_wins = sluice_benches::last_wins_options();
-    group.bench_function("sluice_slice_last_wins", |b| {
-        b.iter(|| {
-            let reader = JsonReader::from_slice(black_box(&bytes));
-            scan(&mut reader.with_options(last_wins.clone())).unwrap()
-        });
-    });
-    group.bench_function("sluice_io_read", |b| {
-        b.iter(|| scan(&mut JsonReader::from_read(black_box(&bytes[..]))).unwrap());
-    });
+    sluice_scans(&mut group, &bytes);
     group.bench_function("serde_json_ignored_any", |b| {
         b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
     });
