@@ -50,6 +50,9 @@ enum State {
     ObjectColon,
     /// After `:`: a value.
     ObjectValue,
+    /// After a block comment that never closed: its scan went on to the end of the input,
+    /// so the reader repeats that error rather than lex what follows (or find a clean end).
+    Failed,
 }
 
 /// Where the payload of the pending token lives. Offsets are relative to the token start.
@@ -244,6 +247,8 @@ pub struct JsonReader<S> {
     bom_checked: bool,
     /// The error of the last out-of-line lexer path that failed (see [`Lexed`]).
     deferred: Option<Error>,
+    /// The span of a block comment that never closed (see [`State::Failed`]).
+    unclosed_comment: Span,
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {
@@ -342,6 +347,11 @@ fn decode_identifier(raw: &[u8]) -> String {
     }
 }
 
+#[cold]
+fn unclosed_comment_error(span: Span) -> Error {
+    Error::new(codes::UNCLOSED_COMMENT, "comment is never closed").with_span(span)
+}
+
 /// The byte that closes an object (`object`) or an array, and its token.
 #[inline(always)]
 fn closing(object: bool) -> (u8, Entry) {
@@ -381,6 +391,7 @@ impl<S: Input> JsonReader<S> {
             lines: LineCounter::default(),
             bom_checked: false,
             deferred: None,
+            unclosed_comment: Span::at(0),
         }
     }
 
@@ -847,10 +858,10 @@ impl<S: Input> JsonReader<S> {
                     self.pos += rest.len().saturating_sub(1);
                     if !self.ensure(0, 2)? {
                         let end = self.input.offset() + self.input.window().len();
-                        return Err(
-                            Error::new(codes::UNCLOSED_COMMENT, "comment is never closed")
-                                .with_span(Span::new(start, end)),
-                        );
+                        let span = Span::new(start, end);
+                        self.unclosed_comment = span;
+                        self.state = State::Failed;
+                        return Err(unclosed_comment_error(span));
                     }
                 }
             }
@@ -1081,6 +1092,9 @@ impl<S: Input> JsonReader<S> {
     /// error (a token after a comma that failed to lex).
     #[inline(always)]
     fn advance_other(&mut self) -> Result<Entry> {
+        if self.state == State::Failed {
+            return Err(unclosed_comment_error(self.unclosed_comment));
+        }
         loop {
             if self.state == State::AfterRoot && self.records {
                 let (next, line_break) = self.skip_record_separator()?;
@@ -1129,6 +1143,8 @@ impl<S: Input> JsonReader<S> {
                 }
                 State::Start => return self.lex_value(byte),
                 State::ObjectValue => return self.lex_nested_value(byte),
+                // Answered above, before the loop.
+                State::Failed => return Err(unclosed_comment_error(self.unclosed_comment)),
                 // Handled by `advance` before it calls here.
                 State::ArrayFirst
                 | State::ArrayNext

@@ -578,3 +578,44 @@ fn single_quoted_strings_are_described_whole_in_errors() {
         (codes::EXPECT_COMMA, Some(Span::new(5, 9)))
     );
 }
+
+#[test]
+fn an_unclosed_comment_stays_an_error_however_often_the_reader_is_asked() {
+    // The comment's scan reaches the end of the input; asking again must not find a clean
+    // end there.
+    let cases: [(&str, JsonOptions, Span); 4] = [
+        ("1 /* x", JsonOptions::relaxed(), Span::new(2, 6)),
+        ("[1, /* x", JsonOptions::relaxed(), Span::new(4, 8)),
+        ("/* x", JsonOptions::relaxed(), Span::new(0, 4)),
+        (
+            "\"/\"/* \r\nr88\u{c}",
+            JsonOptions::json5(),
+            Span::new(3, 12),
+        ),
+    ];
+    for (text, options, span) in cases {
+        for chunk in [1, 4096] {
+            let mut reader = JsonReader::from_read(common::Trickle {
+                bytes: text.as_bytes(),
+                chunk,
+            })
+            .with_options(options.clone());
+            let first = Token::read_all(&mut reader).and_then(|_| reader.finish());
+            let first = first.unwrap_err();
+            assert_eq!(
+                (first.code(), first.span()),
+                (codes::UNCLOSED_COMMENT, Some(span)),
+                "{text:?}"
+            );
+            for _ in 0..2 {
+                let again = reader.peek().unwrap_err();
+                assert_eq!(
+                    (again.code(), again.span()),
+                    (codes::UNCLOSED_COMMENT, Some(span)),
+                    "{text:?}"
+                );
+                assert_eq!(reader.finish().unwrap_err().code(), codes::UNCLOSED_COMMENT);
+            }
+        }
+    }
+}
