@@ -149,6 +149,31 @@ fn strict_rejects_comments_that_relaxed_and_jsonc_accept() {
 }
 
 #[test]
+fn every_command_that_reads_json_takes_the_same_dialect_flags() {
+    let jsonc = temp_file(
+        "dialect-flags",
+        "c.jsonc",
+        b"{ // comment\n \"a\": [1, 2,], }",
+    );
+    let path = jsonc.to_str().unwrap();
+    for command in [
+        &["fmt", path][..],
+        &["dump", path],
+        &["convert", path, "--to", "msgpack"],
+    ] {
+        // The extension says relaxed; `--strict` overrides it.
+        assert_eq!(sluice(command).status.code(), Some(0), "{command:?}");
+        let mut strict = command.to_vec();
+        strict.insert(1, "--strict");
+        assert_eq!(sluice(&strict).status.code(), Some(1), "{strict:?}");
+        // At most one dialect flag: two are a usage error.
+        let mut both = strict.clone();
+        both.insert(1, "--json5");
+        assert_eq!(sluice(&both).status.code(), Some(2), "{both:?}");
+    }
+}
+
+#[test]
 fn check_of_several_files_reports_each_invalid_one() {
     let good = temp_file("several", "good.json", b"{}");
     let bad1 = temp_file("several", "bad1.json", b"[1,]");

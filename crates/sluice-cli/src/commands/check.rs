@@ -3,7 +3,7 @@
 use sluice_core::NoopWriter;
 
 use crate::Failure;
-use crate::commands::pump::{Shape, pump};
+use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::{Dialect, Format};
 use crate::input::Input;
 
@@ -13,20 +13,12 @@ use crate::input::Input;
 /// records or MessagePack (`--ndjson`, `--msgpack`, else the extension, else JSON), and the
 /// syntax of each JSON value (`--strict`, `--relaxed`, `--json5`, else the extension).
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("dialect").multiple(false))]
 pub(crate) struct Args {
     /// The files to check (`-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
-    /// Each value is RFC 8259 JSON exactly (the default, except for .jsonc and .json5 files).
-    #[arg(long, group = "dialect")]
-    strict: bool,
-    /// Each value is relaxed JSON: comments, trailing commas.
-    #[arg(long, group = "dialect")]
-    relaxed: bool,
-    /// Each value is JSON5.
-    #[arg(long, group = "dialect")]
-    json5: bool,
+    #[command(flatten)]
+    dialect: DialectFlags,
     /// The input is NDJSON records, whatever its extension (each in the chosen dialect).
     #[arg(long, conflicts_with = "msgpack")]
     ndjson: bool,
@@ -45,18 +37,9 @@ impl Args {
         } else {
             None
         };
-        let dialect = if self.json5 {
-            Some(Dialect::Json5)
-        } else if self.relaxed {
-            Some(Dialect::Relaxed)
-        } else if self.strict {
-            Some(Dialect::Strict)
-        } else {
-            None
-        };
         (
             Format::of_input(format, path).unwrap_or(Format::Json),
-            Dialect::of_input(dialect, path),
+            self.dialect.resolve(path),
         )
     }
 }

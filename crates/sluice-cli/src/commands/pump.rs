@@ -23,11 +23,16 @@ use crate::format::{Dialect, Format};
 use crate::input::{Input, invalid};
 use crate::recent::{JSON_CAP, Recent, Releaser, Tee};
 
-/// The JSON dialect flags shared by the commands that read JSON.
+/// The JSON dialect flags shared by the commands that read JSON: at most one of them.
 #[derive(Debug, Clone, Copy, Default, clap::Args)]
+#[group(id = "dialect", multiple = false)]
 pub(crate) struct DialectFlags {
+    /// Read each value as RFC 8259 JSON exactly (the default, but for .jsonc and .json5
+    /// files).
+    #[arg(long)]
+    strict: bool,
     /// Read relaxed JSON: comments, trailing commas, any value at the root.
-    #[arg(long, conflicts_with = "json5")]
+    #[arg(long)]
     relaxed: bool,
     /// Read JSON5 (unquoted keys, single quotes, hex, Infinity/NaN, ...).
     #[arg(long)]
@@ -41,6 +46,8 @@ impl DialectFlags {
             Some(Dialect::Json5)
         } else if self.relaxed {
             Some(Dialect::Relaxed)
+        } else if self.strict {
+            Some(Dialect::Strict)
         } else {
             None
         };
