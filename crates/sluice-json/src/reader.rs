@@ -328,25 +328,6 @@ fn hex4(bytes: &[u8]) -> Option<u32> {
         .try_fold(0u32, |acc, &b| Some(acc * 16 + hex_digit(b)?))
 }
 
-/// The text of a JSON5 identifier key token `raw` with escapes, decoded: by a reader of the
-/// token alone, as a key in an object. Runs only for error paths.
-#[cold]
-fn decode_identifier(raw: &[u8]) -> String {
-    let mut document = Vec::with_capacity(raw.len() + 4);
-    document.push(b'{');
-    document.extend_from_slice(raw);
-    document.extend_from_slice(b":0}");
-    let options = JsonOptions {
-        unquoted_keys: true,
-        ..JsonOptions::strict()
-    };
-    let mut reader = JsonReader::new(SliceInput::new(&document), options);
-    match reader.read_map_root().and_then(|_| reader.read_name()) {
-        Ok(key) => key.to_owned(),
-        Err(_) => String::from_utf8_lossy(raw).into_owned(),
-    }
-}
-
 #[cold]
 fn unclosed_comment_error(span: Span) -> Error {
     Error::new(codes::UNCLOSED_COMMENT, "comment is never closed").with_span(span)
@@ -534,24 +515,13 @@ impl<S: Input> JsonReader<S> {
         self.lines.enabled = true;
     }
 
-    /// 1-based line number of absolute offset `at`, which must be inside the window, or
-    /// at or after every offset asked for earlier, or the start of the last block comment.
+    /// 1-based line number of absolute offset `at`, which must be at or after every offset
+    /// counted so far, or the start of the last block comment (whose scan counts the lines
+    /// after it: an unclosed comment's error points back at its start).
     pub(crate) fn line_of(&mut self, at: usize) -> usize {
-        let counted_to = self.lines.counted_to;
-        if at < counted_to {
-            // Counted past `at` already (an error found further on): take back the line
-            // breaks in between.
-            let (comment_at, comment_line) = self.lines.comment;
-            if at == comment_at && comment_line > 0 {
-                return comment_line;
-            }
-            let offset = self.input.offset();
-            let window = self.input.window();
-            if at >= offset
-                && let Some(between) = window.get(at - offset..counted_to - offset)
-            {
-                return self.lines.breaks - memchr::memchr_iter(b'\n', between).count() + 1;
-            }
+        let (comment_at, comment_line) = self.lines.comment;
+        if at == comment_at && comment_line > 0 && at < self.lines.counted_to {
+            return comment_line;
         }
         self.count_lines_to(at);
         self.lines.breaks + 1
@@ -680,20 +650,25 @@ impl<S: Input> JsonReader<S> {
             [b'"' | b'\'', content @ .., _] if !content.contains(&b'\\') => {
                 String::from_utf8_lossy(content).into_owned()
             }
-            [b'"' | b'\'', ..] => {
-                // Escapes: let a reader of the token alone decode it the same way.
-                let mut options = self.options.clone();
-                options.scalar_root = true;
-                let mut reader = JsonReader::new(SliceInput::new(raw), options);
-                match reader.read_str() {
-                    Ok(text) => text.to_owned(),
+            // A JSON5 identifier without escapes: the token is the key.
+            _ if !raw.contains(&b'\\') => String::from_utf8_lossy(raw).into_owned(),
+            // Escapes: let a reader of the key alone (in an object of its own) decode it the
+            // same way.
+            _ => {
+                let mut document = Vec::with_capacity(raw.len() + 4);
+                document.push(b'{');
+                document.extend_from_slice(raw);
+                document.extend_from_slice(b":0}");
+                let options = JsonOptions {
+                    max_depth: 1,
+                    ..self.options.clone()
+                };
+                let mut reader = JsonReader::new(SliceInput::new(&document), options);
+                match reader.read_map_root().and_then(|_| reader.read_name()) {
+                    Ok(key) => key.to_owned(),
                     Err(_) => String::from_utf8_lossy(raw).into_owned(),
                 }
             }
-            // A JSON5 identifier with escapes: decoded as the lexer decoded it.
-            _ if raw.contains(&b'\\') => decode_identifier(raw),
-            // A JSON5 identifier: the token is the key.
-            _ => String::from_utf8_lossy(raw).into_owned(),
         }
     }
 
@@ -812,15 +787,24 @@ impl<S: Input> JsonReader<S> {
                 }
                 // The first bytes of JSON5's other whitespace (see `json5_space_len`).
                 0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
-                    self.ensure(0, 3)?;
-                    match scan::json5_space_len(self.rest()) {
-                        Some(len) => self.pos += len,
-                        None => return Ok(Some(byte)),
+                    if !self.skip_json5_space()? {
+                        return Ok(Some(byte));
                     }
                 }
                 _ => return Ok(Some(byte)),
             }
         }
+    }
+
+    /// Steps over one character of JSON5's other whitespace at `pos` (one whose first byte
+    /// the caller saw); `false` if it is not one.
+    fn skip_json5_space(&mut self) -> Result<bool> {
+        self.ensure(0, 3)?;
+        let Some(len) = scan::json5_space_len(self.rest()) else {
+            return Ok(false);
+        };
+        self.pos += len;
+        Ok(true)
     }
 
     /// Skips a comment at `pos` (which holds `/`); `false` if it is not a comment.
@@ -891,10 +875,8 @@ impl<S: Input> JsonReader<S> {
                 }
                 // JSON5's other whitespace, as between tokens; only `\n` separates records.
                 0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
-                    self.ensure(0, 3)?;
-                    match scan::json5_space_len(self.rest()) {
-                        Some(len) => self.pos += len,
-                        None => return Ok((Some(byte), line_break)),
+                    if !self.skip_json5_space()? {
+                        return Ok((Some(byte), line_break));
                     }
                 }
                 _ => return Ok((Some(byte), line_break)),
@@ -1143,10 +1125,9 @@ impl<S: Input> JsonReader<S> {
                 }
                 State::Start => return self.lex_value(byte),
                 State::ObjectValue => return self.lex_nested_value(byte),
-                // Answered above, before the loop.
-                State::Failed => return Err(unclosed_comment_error(self.unclosed_comment)),
-                // Handled by `advance` before it calls here.
-                State::ArrayFirst
+                // Handled by `advance`, or above before the loop (`Failed`).
+                State::Failed
+                | State::ArrayFirst
                 | State::ArrayNext
                 | State::ObjectFirst
                 | State::ObjectNext
@@ -1409,9 +1390,9 @@ impl<S: Input> JsonReader<S> {
                 if !escaped {
                     escaped = true;
                     self.scratch.clear();
-                    // Whole characters, each checked below.
-                    let prefix = String::from_utf8_lossy(&self.rest()[..at]).into_owned();
-                    self.scratch.push_str(&prefix);
+                    // Whole characters, each checked below (so UTF-8).
+                    let prefix = &self.input.window()[self.pos..self.pos + at];
+                    self.scratch.push_str(&String::from_utf8_lossy(prefix));
                 }
                 at = self.lex_identifier_escape(at)?;
                 continue;

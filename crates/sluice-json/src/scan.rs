@@ -397,26 +397,6 @@ pub(crate) fn json5_space_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// Whether the ASCII `byte` may continue a JSON5 identifier key (ECMAScript
-/// `IdentifierPart`): a letter, a digit, `_` or `$`. Identifiers may not start with a digit;
-/// the caller checks that. Non-ASCII characters go to [`is_identifier_char`].
-#[inline]
-pub(crate) fn is_identifier_byte(byte: u8) -> bool {
-    IDENTIFIER_BYTES[usize::from(byte)]
-}
-
-/// The bytes of [`is_identifier_byte`], as a table.
-static IDENTIFIER_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
-        byte += 1;
-    }
-    table
-};
-
 /// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`),
 /// at its start (`first`) or after it: `IdentifierStart` is a Unicode `ID_Start` character,
 /// `$` or `_`; `IdentifierPart` adds `ID_Continue`, U+200C (ZWNJ) and U+200D (ZWJ).
@@ -425,8 +405,7 @@ static IDENTIFIER_BYTES: [bool; 256] = {
 /// tables UAX #31 recommends for identifiers).
 pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
     if c.is_ascii() {
-        let byte = c as u8;
-        return is_identifier_byte(byte) && !(first && byte.is_ascii_digit());
+        return c.is_ascii_alphabetic() || matches!(c, '_' | '$') || (!first && c.is_ascii_digit());
     }
     if first {
         unicode_ident::is_xid_start(c)
@@ -839,20 +818,16 @@ mod tests {
     }
 
     #[test]
-    fn identifier_bytes_are_the_ascii_identifier_characters() {
+    fn ascii_identifier_characters_are_letters_digits_underscore_and_dollar() {
         for byte in 0..=0x7Fu8 {
             let c = char::from(byte);
             let part = c.is_ascii_alphanumeric() || c == '_' || c == '$';
-            assert_eq!(is_identifier_byte(byte), part, "{c:?}");
             assert_eq!(is_identifier_char(c, false), part, "{c:?}");
             assert_eq!(
                 is_identifier_char(c, true),
                 part && !c.is_ascii_digit(),
                 "{c:?}"
             );
-        }
-        for byte in 0x80..=0xFFu8 {
-            assert!(!is_identifier_byte(byte));
         }
         // Letters start identifiers; combining marks, other digits, ZWNJ and ZWJ only
         // continue them; spaces and symbols do neither.
