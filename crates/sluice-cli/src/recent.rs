@@ -201,12 +201,12 @@ impl Releaser {
         }
     }
 
-    /// Told after each token peeked: the reader's offset (the start of the token peeked)
-    /// and the start of the last token read.
+    /// Told after each token peeked: the reader's offset (the start of the token peeked),
+    /// and how to find the start of the last token read, asked only when a release is due.
     #[inline(always)]
-    pub(crate) fn reached(&mut self, offset: usize, last_token: usize) {
+    pub(crate) fn reached(&mut self, offset: usize, last_token: impl FnOnce() -> usize) {
         if offset >= self.next {
-            self.release(offset.min(last_token), offset);
+            self.release(offset.min(last_token()), offset);
         }
     }
 
@@ -312,7 +312,7 @@ mod tests {
             recent.borrow_mut().push(piece);
             read += piece.len();
             let offset = read.saturating_sub(chunk);
-            releaser.reached(offset, offset.saturating_sub(10));
+            releaser.reached(offset, || offset.saturating_sub(10));
             most = most.max(recent.borrow().bytes.len());
         }
         most

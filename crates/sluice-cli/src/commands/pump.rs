@@ -101,7 +101,7 @@ impl Reader for AnyReader<'_> {
         match self {
             AnyReader::JsonStream(r, releaser) => {
                 let entry = r.peek()?;
-                releaser.reached(r.offset(), r.span().start);
+                releaser.reached(r.offset(), || r.span().start);
                 Ok(entry)
             }
             other => each_reader!(other, r => r.peek()),
