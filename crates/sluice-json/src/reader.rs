@@ -720,6 +720,23 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
+    /// `ExpectComma` at `pos`, after an entry of the innermost container (an object when
+    /// `object`). Its data path names the slot where the unexpected token stands, as for
+    /// any token: in an array the index of the item it would be, in an object the object
+    /// itself, since the token is not a key (yet). The member before it, whose key the
+    /// reader's own path still holds, is named in a note.
+    #[cold]
+    fn missing_comma_error(&mut self, object: bool) -> Error {
+        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+        let mut err = self.unexpected_here(codes::EXPECT_COMMA, expected);
+        let mut path = self.path();
+        if object && let Some(PathSegment::Key(_)) = path.segments().last() {
+            err = err.with_note(format!("after the member at {path}"));
+            path.pop();
+        }
+        err.with_path(path)
+    }
+
     // ----- input window -----------------------------------------------------------------
 
     /// Makes `len` bytes from `self.pos + at` available if the input has them; bytes before
@@ -1041,8 +1058,7 @@ impl<S: Input> JsonReader<S> {
                 }
                 byte = next;
             } else if byte != close {
-                let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
-                return Err(self.unexpected_here(codes::EXPECT_COMMA, expected));
+                return Err(self.missing_comma_error(object));
             }
         }
         if byte == close {

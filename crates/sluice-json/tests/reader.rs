@@ -104,6 +104,44 @@ fn errors_carry_the_data_path() {
 }
 
 #[test]
+fn a_missing_comma_names_the_slot_of_the_token_that_stands_there() {
+    // In an array, the index of the item the token would be; in an object, the object:
+    // the token is not a key (yet), and it is not inside the member before it, which a
+    // note names instead.
+    let cases = [
+        (r#"[1,2 3]"#, "$[2]", (5, 6), 0),
+        (r#"{"size":{"width":1 "height":2}}"#, "$.size", (19, 27), 1),
+        (r#"{"a":[1,{"b":{}} {}]}"#, "$.a[2]", (17, 18), 0),
+        (r#"{"a":{} "b"}"#, "$", (8, 11), 1),
+    ];
+    for options in [strict(), relaxed_last_wins()] {
+        for (input, path, (start, end), notes) in cases {
+            for err in [
+                read_slice(input.as_bytes(), &options).unwrap_err(),
+                read_trickle(input.as_bytes(), 2, &options).unwrap_err(),
+            ] {
+                assert_eq!(err.code(), codes::EXPECT_COMMA, "{input}");
+                assert_eq!(err.span(), Some(Span::new(start, end)), "{input}");
+                assert_eq!(
+                    err.path().map(ToString::to_string).as_deref(),
+                    Some(path),
+                    "{input}"
+                );
+                assert_eq!(err.notes().len(), notes, "{input}");
+            }
+        }
+    }
+}
+
+/// Relaxed options without duplicate detection: keys kept in the reader's frames.
+fn relaxed_last_wins() -> JsonOptions {
+    JsonOptions {
+        duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+        ..JsonOptions::relaxed()
+    }
+}
+
+#[test]
 fn errors_carry_the_data_path_without_duplicate_tracking() {
     // Without duplicate detection the current key is kept differently on stable and
     // streamed inputs; the paths must not differ.
@@ -113,7 +151,8 @@ fn errors_carry_the_data_path_without_duplicate_tracking() {
     };
     let cases = [
         (r#"{"a":[1,{"b":tru}]}"#, "$.a[1].b"),
-        (r#"{"x":{"y":1,"y":2 3}}"#, "$.x.y"),
+        // A missing comma is reported at the token after the member, in the object.
+        (r#"{"x":{"y":1,"y":2 3}}"#, "$.x"),
         (r#"{"esc\u0061ped\n":[x]}"#, r#"$["escaped\n"][0]"#),
         (r#"{'single':{"é":[1,{}, @]}}"#, "$.single.é[2]"),
         (r#"{ident:{"k":1,"l":}}"#, "$.ident.l"),
