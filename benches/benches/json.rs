@@ -6,7 +6,9 @@
 //!   struson's pull reader doing the same work, and simd-json building its tape.
 //!   `sluice_slice_number_text_only` reads numbers as text without converting them, the way
 //!   `IgnoredAny` skips them, to tell the conversions' cost from the rest.
-//! - `read_io/*`: the same scan through `io::Read` instead of a slice.
+//!   `sluice_io_read` is the same scan through `io::Read` instead of a slice.
+//! - `read/canada_exponents`: the scan of canada.json with every number in scientific
+//!   notation (`sluice_benches::with_exponents`), against serde_json.
 //! - `write/*`: pretty and condensed output from a pre-read token stream, against
 //!   serde_json's `to_writer` of a `Value`.
 //! - `large_object/*`: one object of 200,000 long keys that differ in a few digits (about
@@ -147,6 +149,31 @@ fn read(c: &mut Criterion) {
     }
 }
 
+/// canada.json with every number in scientific notation (`-65.613616999999977e-1`): the
+/// number scanner's exponent path, which the standard files hardly take.
+fn read_exponents(c: &mut Criterion) {
+    let Some(canada) = corpus("bench/canada.json") else {
+        return;
+    };
+    let bytes = sluice_benches::with_exponents(&canada);
+    let mut group = c.benchmark_group("read/canada_exponents");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    let last_wins = sluice_benches::last_wins_options();
+    group.bench_function("sluice_slice_last_wins", |b| {
+        b.iter(|| {
+            let reader = JsonReader::from_slice(black_box(&bytes));
+            scan(&mut reader.with_options(last_wins.clone())).unwrap()
+        });
+    });
+    group.bench_function("serde_json_ignored_any", |b| {
+        b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(&bytes)).unwrap());
+    });
+    group.bench_function("serde_json_every_token", |b| {
+        b.iter(|| sluice_benches::serde_every_token(black_box(&bytes)).unwrap());
+    });
+    group.finish();
+}
+
 fn write(c: &mut Criterion) {
     for (name, file) in BENCH_FILES {
         let Some(bytes) = corpus(file) else { continue };
@@ -215,5 +242,5 @@ fn read_large_object(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, read, write, read_large_object);
+criterion_group!(benches, read, read_exponents, write, read_large_object);
 criterion_main!(benches);

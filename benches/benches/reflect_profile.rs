@@ -192,23 +192,33 @@ fn run_plain<T: serde::de::DeserializeOwned>(
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
-        eprintln!("usage: reflect_profile canada|citm_catalog|twitter OPERATION N");
+        eprintln!(
+            "usage: reflect_profile canada|citm_catalog|twitter|canada_exponents OPERATION N"
+        );
         return ExitCode::FAILURE;
     };
     let Ok(times) = times.parse::<usize>() else {
         eprintln!("N must be a number");
         return ExitCode::FAILURE;
     };
-    let Some(bytes) = corpus(&format!("bench/{file}.json")) else {
+    // `canada_exponents` is canada.json with its numbers in scientific notation.
+    let (file, derived) = match file.strip_suffix("_exponents") {
+        Some(base) => (base, true),
+        None => (file.as_str(), false),
+    };
+    let Some(mut bytes) = corpus(&format!("bench/{file}.json")) else {
         eprintln!("bench/{file}.json is not in the corpus");
         return ExitCode::FAILURE;
     };
+    if derived {
+        bytes = sluice_benches::with_exponents(&bytes);
+    }
     let Ok(text) = String::from_utf8(bytes) else {
         eprintln!("bench/{file}.json is not UTF-8");
         return ExitCode::FAILURE;
     };
     let plain = PLAIN_OPERATIONS.contains(&operation.as_str());
-    let result = match (plain, file.as_str()) {
+    let result = match (plain, file) {
         (true, "canada") => run_plain::<plain::Canada>(&text, operation, times),
         (true, "citm_catalog") => run_plain::<plain::CitmCatalog>(&text, operation, times),
         (true, "twitter") => run_plain::<plain::Twitter>(&text, operation, times),

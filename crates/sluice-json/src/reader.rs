@@ -1491,9 +1491,9 @@ impl<S: Input> JsonReader<S> {
         if self.options.json5_numbers {
             return self.out_of_line(Self::lex_json5_number);
         }
-        // The common case, with the scanner inlined so its result stays in registers.
-        if let NumberScan::Valid { len, hint, value } = scan::scan_number_inline(self.rest(), false)
-        {
+        // The common shapes, with their scanner inlined so its result stays in registers;
+        // long digit runs, numbers at the end of the window and errors out of line.
+        if let Some(NumberScan::Valid { len, hint, value }) = scan::scan_short_number(self.rest()) {
             return Ok(self.set_pending(Entry::Number(hint), len, number_payload(value)));
         }
         self.out_of_line(Self::lex_number_slow)

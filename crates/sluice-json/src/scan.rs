@@ -447,12 +447,6 @@ const EXPONENT_LIMIT: i64 = 100_000;
 /// invalid as a whole.
 #[inline(never)]
 pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
-    scan_number_inline(bytes, at_end)
-}
-
-/// [`scan_number`], inlined into the reader's common path.
-#[inline(always)]
-pub(crate) fn scan_number_inline(bytes: &[u8], at_end: bool) -> NumberScan {
     if let Some(scan) = scan_short_number(bytes) {
         return scan;
     }
@@ -461,12 +455,18 @@ pub(crate) fn scan_number_inline(bytes: &[u8], at_end: bool) -> NumberScan {
 
 /// The shape of most numbers in documents, read from a fixed 32-byte chunk with no loop
 /// over long digit runs: `-`?, an integer part of 1 to 19 digits, then optionally `.` and
-/// 1 to 15 digits (at most 19 digits in all), then a byte that cannot continue a number.
-/// Coordinates (`-65.613616999999977`), prices, counts and ids take it. `None` for
-/// anything else (an exponent, longer digit runs, errors, the end of the slice too close),
-/// which [`scan_number_general`] decides; on what this accepts, both answer the same.
+/// 1 to 15 digits (at most 19 digits in all), then optionally an exponent of 1 to 3 digits,
+/// then a byte that cannot continue a number. Coordinates (`-65.613616999999977`), prices,
+/// counts, ids and scientific notation (`6.02e23`) take it. `None` for anything else
+/// (longer digit runs, errors, the end of the slice too close), which
+/// [`scan_number_general`] decides; on what this accepts, both answer the same.
+///
+/// The reader inlines only this path and leaves the general one out of line. Before the
+/// exponent was read here, the general path was inlined too: numbers with an exponent
+/// now take a third fewer instructions (canada.json with `e-1` after every number: 62.9M
+/// to 42.2M, 0.70x the time), and the other shapes as many as before.
 #[inline(always)]
-fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
+pub(crate) fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
     let chunk = bytes.first_chunk::<32>()?;
     let negative = chunk[0] == b'-';
     let int_start = usize::from(negative);
@@ -513,7 +513,32 @@ fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
         hint = NumberHint::Float;
         at += 1 + len;
     }
-    // An exponent, or a byte that makes the token an error (`1.5.2`, `2x`, `01`).
+    // An exponent of up to three digits (`1e5`, `6.02E+23`, `1.5e-308`), within the 32
+    // bytes since the part before it ends by byte 21. (Read by a call instead, the read
+    // took 1.03x to 1.16x the time.)
+    if chunk[at] | 0x20 == b'e' {
+        let sign = chunk[at + 1];
+        let start = at + 1 + usize::from(sign == b'-' || sign == b'+');
+        let first = chunk[start].wrapping_sub(b'0');
+        if first > 9 {
+            return None;
+        }
+        let mut value = i32::from(first);
+        let mut digits_at = start + 1;
+        while digits_at < start + 3 {
+            let digit = chunk[digits_at].wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value * 10 + i32::from(digit);
+            digits_at += 1;
+        }
+        exponent += if sign == b'-' { -value } else { value };
+        hint = NumberHint::Float;
+        at = digits_at;
+    }
+    // A byte that makes the token an error (`1.5.2`, `2x`, `01`) or that the grammar must
+    // decide (a fourth exponent digit).
     if is_word_byte(*chunk.get(at)?) {
         return None;
     }
@@ -940,7 +965,10 @@ mod tests {
                     .into_iter()
                     .chain((12..=17).map(Some));
                 for fraction_len in fractions {
-                    for tail in ["", "e5", "E-2"] {
+                    for tail in [
+                        "", "e5", "E-2", "e+308", "E0", "e-007", "e999", "e1234", "e+1234",
+                        "e12345", "e", "e+", "E-", "e-x",
+                    ] {
                         for next in [",", "]", " ", "x", ".", "5", "\u{e9}", ""] {
                             for padding in [0, 40] {
                                 let mut text = format!("{sign}{int}");
@@ -974,6 +1002,9 @@ mod tests {
             "123456.123456789012",
             "42",
             "1372701600000",
+            "6.02e23",
+            "-1.5E-308",
+            "1e+5",
         ] {
             let padded = format!("{text},{}", " ".repeat(32));
             assert!(scan_short_number(padded.as_bytes()).is_some(), "{text}");
