@@ -515,7 +515,8 @@ pub(crate) fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
     }
     // An exponent of up to three digits (`1e5`, `6.02E+23`, `1.5e-308`), within the 32
     // bytes since the part before it ends by byte 21. (Read by a call instead, the read
-    // took 1.03x to 1.16x the time.)
+    // took 1.03x to 1.16x the time; its digit loop shared with the integer part's, canada
+    // took 1.02x to 1.04x.)
     if chunk[at] | 0x20 == b'e' {
         let sign = chunk[at + 1];
         let start = at + 1 + usize::from(sign == b'-' || sign == b'+');
