@@ -802,9 +802,8 @@ impl<S: Input> JsonReader<S> {
                         return Ok(Some(byte));
                     }
                 }
-                // The first bytes of JSON5's other whitespace (see `json5_space_len`).
-                0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
-                    if !self.skip_json5_space()? {
+                _ if self.options.json5_whitespace => {
+                    if !self.skip_json5_space(byte)? {
                         return Ok(Some(byte));
                     }
                 }
@@ -813,9 +812,12 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Steps over one character of JSON5's other whitespace at `pos` (one whose first byte
-    /// the caller saw); `false` if it is not one.
-    fn skip_json5_space(&mut self) -> Result<bool> {
+    /// Steps over one character of JSON5's other whitespace at `pos`, whose first byte is
+    /// `byte`; `false` if it is not one.
+    fn skip_json5_space(&mut self, byte: u8) -> Result<bool> {
+        if !scan::may_start_json5_space(byte) {
+            return Ok(false);
+        }
         self.ensure(0, 3)?;
         let Some(len) = scan::json5_space_len(self.rest()) else {
             return Ok(false);
@@ -891,8 +893,8 @@ impl<S: Input> JsonReader<S> {
                     }
                 }
                 // JSON5's other whitespace, as between tokens; only `\n` separates records.
-                0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF if self.options.json5_whitespace => {
-                    if !self.skip_json5_space()? {
+                _ if self.options.json5_whitespace => {
+                    if !self.skip_json5_space(byte)? {
                         return Ok((Some(byte), line_break));
                     }
                 }

@@ -397,6 +397,12 @@ pub(crate) fn json5_space_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Whether `byte` is the first byte of a character [`json5_space_len`] accepts: a cheap
+/// test before the window is asked for three bytes.
+pub(crate) fn may_start_json5_space(byte: u8) -> bool {
+    matches!(byte, 0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF)
+}
+
 /// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`),
 /// at its start (`first`) or after it: `IdentifierStart` is a Unicode `ID_Start` character,
 /// `$` or `_`; `IdentifierPart` adds `ID_Continue`, U+200C (ZWNJ) and U+200D (ZWJ).
@@ -834,6 +840,7 @@ mod tests {
             assert_eq!(len.is_some(), expected, "U+{:04X}", u32::from(c));
             if expected {
                 assert_eq!(len, Some(bytes.len()), "U+{:04X}", u32::from(c));
+                assert!(may_start_json5_space(bytes[0]), "U+{:04X}", u32::from(c));
                 // Cut short, a character is not whitespace.
                 assert_eq!(json5_space_len(&bytes[..bytes.len() - 1]), None);
                 found += 1;
