@@ -566,6 +566,28 @@ impl<S: Input> JsonReader<S> {
         err
     }
 
+    /// Adds the data path to an error of the lexer: the path of the slot where the
+    /// offending token (or the end of the input) stands. In an array that is the index of
+    /// the item it would be, as [`Self::path`] says; after a member of an object it is the
+    /// object, since the token is not inside that member and is no key (yet), and a note
+    /// names the member before it (`{"width": 1 "height": 2}` fails at `$`, after
+    /// `$.width`).
+    #[cold]
+    fn lexer_error(&self, err: Error) -> Error {
+        if err.path().is_some() {
+            return err;
+        }
+        let mut path = self.path();
+        if self.state == State::ObjectNext
+            && let Some(PathSegment::Key(_)) = path.segments().last()
+        {
+            let note = format!("after the member at {path}");
+            path.pop();
+            return err.with_path(path).with_note(note);
+        }
+        err.with_path(path)
+    }
+
     /// Gives an error about the value just read (a number that does not convert, a string
     /// that is not UTF-8) its span and the data path of that value: the reader has moved past
     /// it, so the index of the innermost array is one back.
@@ -718,23 +740,6 @@ impl<S: Input> JsonReader<S> {
             self.pos,
             self.pos + len,
         )
-    }
-
-    /// `ExpectComma` at `pos`, after an entry of the innermost container (an object when
-    /// `object`). Its data path names the slot where the unexpected token stands, as for
-    /// any token: in an array the index of the item it would be, in an object the object
-    /// itself, since the token is not a key (yet). The member before it, whose key the
-    /// reader's own path still holds, is named in a note.
-    #[cold]
-    fn missing_comma_error(&mut self, object: bool) -> Error {
-        let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
-        let mut err = self.unexpected_here(codes::EXPECT_COMMA, expected);
-        let mut path = self.path();
-        if object && let Some(PathSegment::Key(_)) = path.segments().last() {
-            err = err.with_note(format!("after the member at {path}"));
-            path.pop();
-        }
-        err.with_path(path)
     }
 
     // ----- input window -----------------------------------------------------------------
@@ -1060,7 +1065,8 @@ impl<S: Input> JsonReader<S> {
                 }
                 byte = next;
             } else if byte != close {
-                return Err(self.missing_comma_error(object));
+                let expected = if object { "`,` or `}`" } else { "`,` or `]`" };
+                return Err(self.unexpected_here(codes::EXPECT_COMMA, expected));
             }
         }
         if byte == close {
@@ -2359,7 +2365,7 @@ impl<S: Input> Reader for JsonReader<S> {
         if let Some(pending) = &self.pending {
             return Ok(pending.entry);
         }
-        self.advance().map_err(|e| self.decorate(e))
+        self.advance().map_err(|e| self.lexer_error(e))
     }
 
     #[inline]

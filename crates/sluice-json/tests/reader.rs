@@ -133,6 +133,31 @@ fn a_missing_comma_names_the_slot_of_the_token_that_stands_there() {
     }
 }
 
+#[test]
+fn the_end_of_the_input_after_a_member_names_the_object() {
+    // As for a missing comma: the end stands in the object, after the member.
+    for (input, path, notes) in [
+        (r#"{"a":1"#, "$", 1),
+        (r#"{"a":{"b":[1]"#, "$.a", 1),
+        (r#"{"a":[1"#, "$.a[1]", 0),
+        (r#"{"a":"#, "$.a", 0),
+    ] {
+        for err in [
+            read_slice(input.as_bytes(), &strict()).unwrap_err(),
+            read_trickle(input.as_bytes(), 2, &relaxed_last_wins()).unwrap_err(),
+        ] {
+            assert_eq!(err.code(), codes::UNEXPECTED_EOF, "{input}");
+            assert_eq!(err.span(), Some(Span::at(input.len())), "{input}");
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some(path),
+                "{input}"
+            );
+            assert_eq!(err.notes().len(), notes, "{input}");
+        }
+    }
+}
+
 /// Relaxed options without duplicate detection: keys kept in the reader's frames.
 fn relaxed_last_wins() -> JsonOptions {
     JsonOptions {
