@@ -5,7 +5,7 @@ mod common;
 
 use common::{outcome, read_slice, read_trickle};
 use sluice_core::testing::read_checked;
-use sluice_core::{Entry, NumberHint, Reader, Span, Token, codes as core_codes};
+use sluice_core::{Entry, ErrorCode, NumberHint, Reader, Span, Token, codes as core_codes};
 use sluice_json::{JsonOptions, JsonReader, codes};
 
 fn strict() -> JsonOptions {
@@ -103,33 +103,46 @@ fn errors_carry_the_data_path() {
     }
 }
 
+/// Reads `input` from a slice and trickled, with each of `options`, and checks that both
+/// fail with `code` over `span`, at `path`, with `notes` notes.
+fn assert_slot_error(
+    input: &str,
+    options: &[JsonOptions],
+    code: ErrorCode,
+    span: Span,
+    path: &str,
+    notes: usize,
+) {
+    for options in options {
+        for err in [
+            read_slice(input.as_bytes(), options).unwrap_err(),
+            read_trickle(input.as_bytes(), 2, options).unwrap_err(),
+        ] {
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{input}");
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some(path),
+                "{input}"
+            );
+            assert_eq!(err.notes().len(), notes, "{input}");
+        }
+    }
+}
+
 #[test]
 fn a_missing_comma_names_the_slot_of_the_token_that_stands_there() {
     // In an array, the index of the item the token would be; in an object, the object:
     // the token is not a key (yet), and it is not inside the member before it, which a
     // note names instead.
-    let cases = [
+    for (input, path, (start, end), notes) in [
         (r#"[1,2 3]"#, "$[2]", (5, 6), 0),
         (r#"{"size":{"width":1 "height":2}}"#, "$.size", (19, 27), 1),
         (r#"{"a":[1,{"b":{}} {}]}"#, "$.a[2]", (17, 18), 0),
         (r#"{"a":{} "b"}"#, "$", (8, 11), 1),
-    ];
-    for options in [strict(), relaxed_last_wins()] {
-        for (input, path, (start, end), notes) in cases {
-            for err in [
-                read_slice(input.as_bytes(), &options).unwrap_err(),
-                read_trickle(input.as_bytes(), 2, &options).unwrap_err(),
-            ] {
-                assert_eq!(err.code(), codes::EXPECT_COMMA, "{input}");
-                assert_eq!(err.span(), Some(Span::new(start, end)), "{input}");
-                assert_eq!(
-                    err.path().map(ToString::to_string).as_deref(),
-                    Some(path),
-                    "{input}"
-                );
-                assert_eq!(err.notes().len(), notes, "{input}");
-            }
-        }
+    ] {
+        let options = [strict(), relaxed_last_wins()];
+        let span = Span::new(start, end);
+        assert_slot_error(input, &options, codes::EXPECT_COMMA, span, path, notes);
     }
 }
 
@@ -142,19 +155,9 @@ fn the_end_of_the_input_after_a_member_names_the_object() {
         (r#"{"a":[1"#, "$.a[1]", 0),
         (r#"{"a":"#, "$.a", 0),
     ] {
-        for err in [
-            read_slice(input.as_bytes(), &strict()).unwrap_err(),
-            read_trickle(input.as_bytes(), 2, &relaxed_last_wins()).unwrap_err(),
-        ] {
-            assert_eq!(err.code(), codes::UNEXPECTED_EOF, "{input}");
-            assert_eq!(err.span(), Some(Span::at(input.len())), "{input}");
-            assert_eq!(
-                err.path().map(ToString::to_string).as_deref(),
-                Some(path),
-                "{input}"
-            );
-            assert_eq!(err.notes().len(), notes, "{input}");
-        }
+        let options = [strict(), relaxed_last_wins()];
+        let span = Span::at(input.len());
+        assert_slot_error(input, &options, codes::UNEXPECTED_EOF, span, path, notes);
     }
 }
 
