@@ -94,11 +94,13 @@ pub struct JsonOptions {
     /// out as typed numbers or as normalized JSON number text, never as JSON5 text.
     pub json5_numbers: bool,
     /// JSON5 string escapes: escaped line breaks (a `\` before a line break continues the
-    /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself.
+    /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself
+    /// (a control character too; the digits 1 to 9 excepted).
     pub json5_escapes: bool,
     /// JSON5 whitespace beyond JSON's: vertical tab, form feed, U+00A0, U+FEFF, U+2028,
     /// U+2029 and every other Unicode space separator (category Zs: U+1680, U+2000 to
-    /// U+200A, U+202F, U+205F, U+3000).
+    /// U+200A, U+202F, U+205F, U+3000). With `comments`, a line comment then also ends at
+    /// U+2028 and U+2029, line terminators in ECMAScript.
     pub json5_whitespace: bool,
     /// Deepest nesting of arrays and objects; one more is
     /// [`DEPTH_EXCEEDED`](crate::codes::DEPTH_EXCEEDED). The reader is iterative, so any

@@ -832,22 +832,43 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Skips a comment at `pos` (which holds `/`); `false` if it is not a comment.
+    ///
+    /// A line comment ends before a line feed or a carriage return; with JSON5 whitespace
+    /// on, also before U+2028 or U+2029, which ECMAScript counts as line terminators too
+    /// (JSON5 §7). The terminator is left for the whitespace step.
     fn skip_comment(&mut self) -> Result<bool> {
         self.ensure(0, 2)?;
         let start = self.input.offset() + self.pos;
         match self.rest().get(1) {
             Some(b'/') => {
                 self.pos += 2;
+                let separators = self.options.json5_whitespace;
                 loop {
                     let rest = self.rest();
-                    if let Some(at) = memchr::memchr2(b'\n', b'\r', rest) {
-                        self.pos += at;
+                    let found = if separators {
+                        // 0xE2 starts both separators (and many other characters).
+                        memchr::memchr3(b'\n', b'\r', 0xE2, rest)
+                    } else {
+                        memchr::memchr2(b'\n', b'\r', rest)
+                    };
+                    let Some(at) = found else {
+                        self.pos += rest.len();
+                        if !self.ensure(0, 1)? {
+                            return Ok(true);
+                        }
+                        continue;
+                    };
+                    let byte = rest[at];
+                    self.pos += at;
+                    if byte != 0xE2 {
                         return Ok(true);
                     }
-                    self.pos += rest.len();
-                    if !self.ensure(0, 1)? {
+                    // The separator's other two bytes may come with the next read.
+                    self.ensure(0, 3)?;
+                    if scan::is_line_separator(self.rest()) {
                         return Ok(true);
                     }
+                    self.pos += 1;
                 }
             }
             Some(b'*') => {
@@ -1953,15 +1974,16 @@ impl<S: Input> JsonReader<S> {
             b'0'..=b'9' => return Err(self.invalid_escape(at)),
             0xE2 if matches!(rest.get(at + 2..at + 4), Some([0x80, 0xA8 | 0xA9])) => (None, at + 4),
             _ => {
-                // Any other character escapes to itself.
+                // Any other character escapes to itself, a control character too (JSON5
+                // §5.1: only the digits 1 to 9 and the line terminators are excluded).
                 let len = utf8_char_len(kind);
                 let end = (at + 1 + len).min(rest.len());
                 match std::str::from_utf8(&rest[at + 1..end])
                     .ok()
                     .and_then(|s| s.chars().next())
                 {
-                    Some(c) if !c.is_control() => (Some(c), at + 1 + len),
-                    _ => return Err(self.invalid_escape(at)),
+                    Some(c) => (Some(c), at + 1 + len),
+                    None => return Err(self.invalid_escape(at)),
                 }
             }
         };

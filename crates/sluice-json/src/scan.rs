@@ -397,26 +397,46 @@ pub(crate) fn json5_space_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Whether `bytes` starts with U+2028 (LINE SEPARATOR) or U+2029 (PARAGRAPH SEPARATOR):
+/// line terminators in ECMAScript, so they end a JSON5 line comment.
+pub(crate) fn is_line_separator(bytes: &[u8]) -> bool {
+    matches!(bytes, [0xE2, 0x80, 0xA8 | 0xA9, ..])
+}
+
 /// Whether `byte` is the first byte of a character [`json5_space_len`] accepts: a cheap
 /// test before the window is asked for three bytes.
 pub(crate) fn may_start_json5_space(byte: u8) -> bool {
     matches!(byte, 0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF)
 }
 
+/// The letters (general category L or Nl, ECMAScript 5.1's `UnicodeLetter`) that are not
+/// in `XID_Start`: the characters whose NFKC form cannot start an identifier (Greek
+/// ypogegrammeni, Thai and Lao sara am, Arabic presentation forms, halfwidth katakana voiced
+/// marks), and U+2E2F VERTICAL TILDE, which Unicode keeps out of identifiers as a pattern
+/// character. Letters may also follow the first character.
+const LETTERS_OUTSIDE_XID_START: [char; 22] = [
+    '\u{37A}', '\u{E33}', '\u{EB3}', '\u{2E2F}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}', '\u{FC61}',
+    '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}', '\u{FE76}',
+    '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
+];
+
 /// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`),
 /// at its start (`first`) or after it: `IdentifierStart` is a Unicode `ID_Start` character,
 /// `$` or `_`; `IdentifierPart` adds `ID_Continue`, U+200C (ZWNJ) and U+200D (ZWJ).
 /// Non-ASCII characters are looked up in the tables of `unicode-ident` (`XID_Start` and
 /// `XID_Continue` are `ID_Start` and `ID_Continue` closed under NFKC normalization, the
-/// tables UAX #31 recommends for identifiers).
+/// tables UAX #31 recommends for identifiers), with the letters `XID_Start` leaves out
+/// added back: ECMAScript 5.1 lets any letter start an identifier.
 pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic() || matches!(c, '_' | '$') || (!first && c.is_ascii_digit());
     }
     if first {
-        unicode_ident::is_xid_start(c)
+        unicode_ident::is_xid_start(c) || LETTERS_OUTSIDE_XID_START.contains(&c)
     } else {
-        unicode_ident::is_xid_continue(c) || matches!(c, '\u{200C}' | '\u{200D}')
+        unicode_ident::is_xid_continue(c)
+            || matches!(c, '\u{200C}' | '\u{200D}')
+            || LETTERS_OUTSIDE_XID_START.contains(&c)
     }
 }
 

@@ -231,6 +231,46 @@ fn json5_escapes_and_line_continuations() {
     assert_eq!(rejected(r#""\01""#, &options), codes::INVALID_ESCAPE);
     // A raw line break is still not allowed inside a string.
     assert_eq!(rejected("\"a\nb\"", &options), codes::CONTROL_CHARACTER);
+    // A control character after a backslash stands for itself, as any other character.
+    assert_eq!(
+        read("\"\\\t\\\u{1}\\\u{7f}\\\u{85}\"", &options).unwrap(),
+        vec![Token::String("\t\u{1}\u{7f}\u{85}".into())]
+    );
+    assert_eq!(rejected("\"\\\t\"", &strict()), codes::INVALID_ESCAPE);
+}
+
+#[test]
+fn json5_line_comments_end_at_line_and_paragraph_separators() {
+    let json5 = JsonOptions {
+        comments: true,
+        json5_whitespace: true,
+        ..strict()
+    };
+    for separator in ["\u{2028}", "\u{2029}"] {
+        // Read in 1- and 5-byte pieces too: the separator's three bytes split across reads.
+        let input = format!("[1, // one{separator}2, // two{separator}3]");
+        assert_eq!(read(&input, &json5).unwrap().len(), 5, "{input:?}");
+        // What follows the separator is read, not skipped.
+        let stray = format!("[1] // x{separator}garbage\n");
+        assert_eq!(rejected(&stray, &json5), codes::TRAILING_TOKEN, "{stray:?}");
+    }
+    // Other characters whose first byte is the separators' (0xE2) do not end it, nor does
+    // the separators' first byte at the end of the input.
+    let others = "[1, // \u{2018}quoted\u{2019} \u{2027} \u{202a} \u{20ac}\n2]";
+    assert_eq!(read(others, &json5).unwrap().len(), 4);
+    assert_eq!(read("[1] // \u{20ac}", &json5).unwrap().len(), 3);
+    // With comments but without JSON5 white space, where a separator would be no white
+    // space, the comment runs to the line break as before.
+    let comments = JsonOptions {
+        comments: true,
+        ..strict()
+    };
+    assert_eq!(
+        read("[1, // one\u{2028}ignored\n2]", &comments)
+            .unwrap()
+            .len(),
+        4
+    );
 }
 
 #[test]
