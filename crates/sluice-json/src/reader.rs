@@ -852,13 +852,19 @@ impl<S: Input> JsonReader<S> {
                         memchr::memchr2(b'\n', b'\r', rest)
                     };
                     let Some(at) = found else {
-                        self.pos += rest.len();
-                        if !self.ensure(0, 1)? {
+                        // A character cut by the end of the window waits for the next read.
+                        let checked = self.comment_utf8(rest.len(), true)?;
+                        let cut = rest.len() - checked;
+                        self.pos += checked;
+                        if !self.ensure(0, cut + 1)? {
+                            self.comment_utf8(cut, false)?;
+                            self.pos += cut;
                             return Ok(true);
                         }
                         continue;
                     };
                     let byte = rest[at];
+                    self.comment_utf8(at, false)?;
                     self.pos += at;
                     if byte != 0xE2 {
                         return Ok(true);
@@ -868,7 +874,12 @@ impl<S: Input> JsonReader<S> {
                     if scan::is_line_separator(self.rest()) {
                         return Ok(true);
                     }
-                    self.pos += 1;
+                    // Another character of three bytes, stepped over whole (or an error).
+                    let len = self.rest().len().min(3);
+                    if std::str::from_utf8(&self.rest()[..len]).is_err() {
+                        self.comment_utf8(len, false)?;
+                    }
+                    self.pos += len;
                 }
             }
             Some(b'*') => {
@@ -880,12 +891,18 @@ impl<S: Input> JsonReader<S> {
                 loop {
                     let rest = self.rest();
                     if let Some(at) = memchr::memmem::find(rest, b"*/") {
+                        self.comment_utf8(at, false)?;
                         self.pos += at + 2;
                         return Ok(true);
                     }
-                    // Keep a trailing `*` in case the `/` comes with the next read.
-                    self.pos += rest.len().saturating_sub(1);
-                    if !self.ensure(0, 2)? {
+                    // Keep a trailing `*` in case the `/` comes with the next read, and a
+                    // character cut by the end of the window.
+                    let checked = self.comment_utf8(rest.len().saturating_sub(1), true)?;
+                    let kept = rest.len() - checked;
+                    self.pos += checked;
+                    // One byte more than is left, or the loop would not move on.
+                    if !self.ensure(0, kept.max(1) + 1)? {
+                        // Unclosed: the error below is about that, whatever the bytes are.
                         let end = self.input.offset() + self.input.window().len();
                         let span = Span::new(start, end);
                         self.unclosed_comment = span;
@@ -895,6 +912,22 @@ impl<S: Input> JsonReader<S> {
                 }
             }
             _ => Ok(false),
+        }
+    }
+
+    /// Checks that the `len` bytes of comment text at `pos` are UTF-8, as the whole document
+    /// must be (RFC 8259 §8.1), though nothing reads a comment's text; returns how many of
+    /// them to step over. With `cut_allowed` (more input may follow), a character cut short
+    /// by the end of the bytes is left for the next read: the count stops before it.
+    fn comment_utf8(&self, len: usize, cut_allowed: bool) -> Result<usize> {
+        let text = &self.rest()[..len];
+        if text.is_ascii() {
+            return Ok(len);
+        }
+        match std::str::from_utf8(text) {
+            Ok(_) => Ok(len),
+            Err(err) if cut_allowed && err.error_len().is_none() => Ok(err.valid_up_to()),
+            Err(err) => Err(self.utf8_error(self.pos, len, &err, "a comment")),
         }
     }
 
@@ -1826,18 +1859,24 @@ impl<S: Input> JsonReader<S> {
         let source = &self.rest()[1..end];
         match scan::utf8(source) {
             Ok(_) => Ok(()),
-            Err(err) => Err(self.utf8_error(self.pos + 1, end - 1, &err)),
+            Err(err) => Err(self.utf8_error(self.pos + 1, end - 1, &err, "a string")),
         }
     }
 
     #[cold]
-    fn utf8_error(&self, run_start: usize, run_len: usize, err: &std::str::Utf8Error) -> Error {
+    fn utf8_error(
+        &self,
+        run_start: usize,
+        run_len: usize,
+        err: &std::str::Utf8Error,
+        place: &str,
+    ) -> Error {
         let start = run_start + err.valid_up_to();
         // A sequence cut short by the end of the run covers the rest of the run.
         let len = err.error_len().unwrap_or(run_len - err.valid_up_to());
         self.error_at(
             codes::INVALID_UTF8,
-            "invalid UTF-8 in a string",
+            format!("invalid UTF-8 in {place}"),
             start,
             start + len,
         )
@@ -2102,7 +2141,7 @@ impl<S: Input> JsonReader<S> {
         if let Some((at, bytes, false)) = self.borrowed_text(pending, self.pos)
             && let Err(err) = scan::utf8(bytes)
         {
-            return Err(self.decorate(self.utf8_error(at, bytes.len(), &err)));
+            return Err(self.decorate(self.utf8_error(at, bytes.len(), &err, "a string")));
         }
         Ok(())
     }
@@ -2132,7 +2171,9 @@ impl<S: Input> JsonReader<S> {
             }
             Some((at, bytes, false)) => match scan::utf8(bytes) {
                 Ok(text) => Ok(text),
-                Err(err) => Err(self.value_error(self.utf8_error(at, bytes.len(), &err))),
+                Err(err) => {
+                    Err(self.value_error(self.utf8_error(at, bytes.len(), &err, "a string")))
+                }
             },
             None => Ok(&self.scratch),
         }

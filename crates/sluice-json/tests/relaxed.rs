@@ -240,6 +240,40 @@ fn json5_escapes_and_line_continuations() {
 }
 
 #[test]
+fn comments_must_be_utf8_like_the_rest_of_the_document() {
+    // Non-ASCII comment text reads, its characters cut anywhere by 1- and 5-byte reads.
+    let text = "[1, // \u{e9} \u{4e2d} \u{1f600} \u{2018}x\u{2019} \u{2027}\n2 /* \u{e9} \u{4e2d} \u{1f600} */]";
+    for options in [JsonOptions::relaxed(), JsonOptions::json5()] {
+        assert_eq!(read(text, &options).unwrap().len(), 4);
+    }
+    // Invalid UTF-8 is `json/InvalidUtf8` over the bad sequence, on both input paths.
+    let cases: [(&[u8], usize, usize); 6] = [
+        (b"[1 // a\xFFb\n]", 7, 8),
+        (b"[1 /* a\xFFb */]", 7, 8),
+        // A sequence broken off by another byte, and one cut by the end of the input.
+        (b"[1 /* a\xE4\xB8 */]", 7, 9),
+        (b"[1] // \xE4\xB8", 7, 9),
+        // The first bytes of U+2028 without the last, where JSON5 looks for the separator.
+        (b"[1 // \xE2\x80\n]", 6, 8),
+        (b"[1 /* \xC3*/]", 6, 7),
+    ];
+    for (input, start, end) in cases {
+        for options in [JsonOptions::relaxed(), JsonOptions::json5()] {
+            let slice = read_slice(input, &options).expect_err("invalid UTF-8");
+            assert_eq!(slice.code(), codes::INVALID_UTF8, "{input:?}");
+            assert_eq!(slice.span(), Some(Span::new(start, end)), "{input:?}");
+            for chunk in [1, 2, 5] {
+                assert_eq!(
+                    outcome(read_trickle(input, chunk, &options)),
+                    outcome(read_slice(input, &options)),
+                    "{input:?}, {chunk}-byte reads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn json5_line_comments_end_at_line_and_paragraph_separators() {
     let json5 = JsonOptions {
         comments: true,
