@@ -1204,6 +1204,20 @@ fn sluice_refusals_the_json5_crate_does_not_share_are_permitted_by_the_spec() {
     }
 }
 
+/// Both readers read `text` as `expected`.
+#[track_caller]
+fn both_read(text: &str, expected: &Tree) {
+    assert_eq!(
+        difference(&read_crate(text).unwrap(), expected, "$"),
+        None,
+        "{text:?}"
+    );
+    match read_sluice(text) {
+        Ok((value, _)) => assert_eq!(difference(&value, expected, "$"), None, "{text:?}"),
+        Err(e) => panic!("{text:?}: {e}"),
+    }
+}
+
 #[test]
 fn a_backslash_before_a_control_character_escapes_it_to_itself() {
     // JSON5 1.0.0 §5.1: "If any other character follows a reverse solidus, that character
@@ -1213,15 +1227,7 @@ fn a_backslash_before_a_control_character_escapes_it_to_itself() {
     for c in ['\u{1}', '\t', '\u{7f}', '\u{85}'] {
         let text = format!("'\\{c}'");
         let expected = Tree::String(c.to_string());
-        assert_eq!(
-            difference(&read_crate(&text).unwrap(), &expected, "$"),
-            None,
-            "{text:?}"
-        );
-        match read_sluice(&text) {
-            Ok((value, _)) => assert_eq!(difference(&value, &expected, "$"), None, "{text:?}"),
-            Err(e) => panic!("{text:?}: {e}"),
-        }
+        both_read(&text, &expected);
     }
 }
 
@@ -1237,15 +1243,7 @@ fn line_comments_end_at_every_line_terminator() {
         assert!(read_crate(&stray).is_err(), "{stray:?}");
         let text = format!("[1 // one{separator}, 2]");
         let expected = Tree::Array(vec![Tree::Number(1.0), Tree::Number(2.0)]);
-        assert_eq!(
-            difference(&read_crate(&text).unwrap(), &expected, "$"),
-            None,
-            "{text:?}"
-        );
-        match read_sluice(&text) {
-            Ok((value, _)) => assert_eq!(difference(&value, &expected, "$"), None, "{text:?}"),
-            Err(e) => panic!("{text:?}: {e}"),
-        }
+        both_read(&text, &expected);
     }
 }
 
@@ -1261,14 +1259,6 @@ fn identifier_keys_may_start_with_any_unicode_letter() {
     for c in LETTERS.chars() {
         let text = format!("{{{c}: 1}}");
         let expected = Tree::Object(vec![(c.to_string(), Tree::Number(1.0))]);
-        assert_eq!(
-            difference(&read_crate(&text).unwrap(), &expected, "$"),
-            None,
-            "{text:?}"
-        );
-        match read_sluice(&text) {
-            Ok((value, _)) => assert_eq!(difference(&value, &expected, "$"), None, "{text:?}"),
-            Err(e) => panic!("{text:?}: {e}"),
-        }
+        both_read(&text, &expected);
     }
 }
