@@ -902,7 +902,8 @@ impl<S: Input> JsonReader<S> {
                     self.pos += checked;
                     // One byte more than is left, or the loop would not move on.
                     if !self.ensure(0, kept.max(1) + 1)? {
-                        // Unclosed: the error below is about that, whatever the bytes are.
+                        // Unclosed. Its last byte was left unchecked: the missing end is
+                        // the error.
                         let end = self.input.offset() + self.input.window().len();
                         let span = Span::new(start, end);
                         self.unclosed_comment = span;
