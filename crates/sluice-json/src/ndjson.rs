@@ -15,7 +15,12 @@ use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 /// Reads NDJSON records one by one.
 ///
 /// Records must be separated by a line break (blank lines are skipped); two values on one
-/// line are [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). Inside a record the usual
+/// line are [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). A record is one line: a value
+/// that goes on past a line feed (between tokens, or in a comment) is cut off there, as
+/// [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF) at the line feed, the error a reader of
+/// that line alone reports. An error that the next line makes (`[1` then `2`) is reported
+/// so; a value that is whole only with the next line (`{"a":` then `1}`) fails at the read
+/// after its last token, so the record never ends cleanly. Inside a record the usual
 /// [`JsonOptions`] apply (strict by default).
 ///
 /// ```

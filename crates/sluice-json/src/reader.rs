@@ -249,6 +249,13 @@ pub struct JsonReader<S> {
     deferred: Option<Error>,
     /// The span of a block comment that never closed (see [`State::Failed`]).
     unclosed_comment: Span,
+    /// NDJSON records: where the current record's value starts (absolute offset), how far
+    /// its bytes were searched for a line feed (bytes a refill drops are searched before
+    /// it drops them), and the first line feed found inside it. A record is one line: a
+    /// value that goes on past a line feed is an error there (see [`Self::record_line_feed`]).
+    record_start: usize,
+    record_searched_to: usize,
+    record_line_feed: Option<usize>,
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {
@@ -373,6 +380,9 @@ impl<S: Input> JsonReader<S> {
             bom_checked: false,
             deferred: None,
             unclosed_comment: Span::at(0),
+            record_start: 0,
+            record_searched_to: 0,
+            record_line_feed: None,
         }
     }
 
@@ -574,6 +584,17 @@ impl<S: Input> JsonReader<S> {
     /// `$.width`).
     #[cold]
     fn lexer_error(&self, err: Error) -> Error {
+        // Inside an NDJSON record's value, a line feed before the error ends the record
+        // first: the value is cut off there, whatever comes on the next line.
+        if self.records
+            && !self.frames.is_empty()
+            && let Some(at) = self.record_line_feed_before(
+                err.span()
+                    .map_or(self.input.offset() + self.pos, |span| span.start),
+            )
+        {
+            return self.record_line_end_error(at).with_path(self.path());
+        }
         if err.path().is_some() {
             return err;
         }
@@ -762,6 +783,9 @@ impl<S: Input> JsonReader<S> {
                 let keep = self.input.offset() + self.pos;
                 self.count_lines_to(keep);
             }
+            if self.records && !self.frames.is_empty() {
+                self.search_record_for_line_feed(self.pos);
+            }
             let refill = self.input.refill(self.pos)?;
             self.pos -= refill.shift;
             if self.pos + at + len <= self.input.window().len() {
@@ -930,6 +954,56 @@ impl<S: Input> JsonReader<S> {
             Err(err) if cut_allowed && err.error_len().is_none() => Ok(err.valid_up_to()),
             Err(err) => Err(self.utf8_error(self.pos, len, &err, "a comment")),
         }
+    }
+
+    /// Searches the current NDJSON record's bytes from where the last search stopped up to
+    /// `to` (a position in the window) for its first line feed.
+    fn search_record_for_line_feed(&mut self, to: usize) {
+        let offset = self.input.offset();
+        let from = self.record_searched_to.saturating_sub(offset).min(to);
+        if self.record_line_feed.is_none()
+            && let Some(at) = memchr::memchr(b'\n', &self.input.window()[from..to])
+        {
+            self.record_line_feed = Some(offset + from + at);
+        }
+        self.record_searched_to = offset + to;
+    }
+
+    /// Whether the NDJSON record whose value just ended holds a line feed: the record is
+    /// one line, so its value may not go on past one (the NDJSON spec: a record "MUST NOT
+    /// contain newlines"; a reader of each line alone, as the parallel ingestion is, finds
+    /// the value cut off there). Searched once the value ends, off the path of every token.
+    #[cold]
+    fn record_broken_over_lines(&mut self) -> bool {
+        self.search_record_for_line_feed(self.pos);
+        self.record_line_feed.is_some()
+    }
+
+    /// The first line feed before `end` (absolute) inside the current NDJSON record's
+    /// value, if any: for errors, which then report the record cut off at its line's end.
+    fn record_line_feed_before(&self, end: usize) -> Option<usize> {
+        if let Some(at) = self.record_line_feed {
+            return (at < end).then_some(at);
+        }
+        let offset = self.input.offset();
+        let window = self.input.window();
+        let from = self
+            .record_searched_to
+            .saturating_sub(offset)
+            .min(window.len());
+        let to = end.saturating_sub(offset).clamp(from, window.len());
+        memchr::memchr(b'\n', &window[from..to]).map(|at| offset + from + at)
+    }
+
+    /// An NDJSON record's value cut off by the line feed at `at` (absolute), as a reader of
+    /// that line alone finds it: the end of the input inside the value.
+    #[cold]
+    fn record_line_end_error(&self, at: usize) -> Error {
+        Error::new(
+            codes::UNEXPECTED_EOF,
+            "the record's line ends inside its value (an NDJSON record is one line)",
+        )
+        .with_span(Span::at(at))
     }
 
     /// Between NDJSON records: whitespace that must include a line break before the next
@@ -1154,6 +1228,9 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn advance_other(&mut self) -> Result<Entry> {
         if self.state == State::Failed {
+            if let Some(at) = self.record_line_feed {
+                return Err(self.record_line_end_error(at));
+            }
             return Err(unclosed_comment_error(self.unclosed_comment));
         }
         loop {
@@ -1165,7 +1242,7 @@ impl<S: Input> JsonReader<S> {
                         Err(self
                             .unexpected_here(codes::TRAILING_TOKEN, "a line break between records"))
                     }
-                    Some(byte) => self.lex_value(byte),
+                    Some(byte) => self.lex_root_value(byte),
                 };
             }
             let next = self.skip_whitespace()?;
@@ -1200,9 +1277,9 @@ impl<S: Input> JsonReader<S> {
                             continue;
                         }
                     }
-                    return self.lex_value(byte);
+                    return self.lex_root_value(byte);
                 }
-                State::Start => return self.lex_value(byte),
+                State::Start => return self.lex_root_value(byte),
                 State::ObjectValue => return self.lex_nested_value(byte),
                 // Handled by `advance`, or above before the loop (`Failed`).
                 State::Failed
@@ -1283,6 +1360,15 @@ impl<S: Input> JsonReader<S> {
     fn next_start(&self) -> usize {
         debug_assert!(self.pending.is_none() && self.next_start == self.pos);
         self.next_start
+    }
+
+    /// [`Self::lex_value`] for a root value, which starts an NDJSON record.
+    fn lex_root_value(&mut self, byte: u8) -> Result<Entry> {
+        let at = self.input.offset() + self.pos;
+        self.record_start = at;
+        self.record_searched_to = at;
+        self.record_line_feed = None;
+        self.lex_value(byte)
     }
 
     /// Lexes a value starting with `byte` at `pos`.
@@ -2125,6 +2211,11 @@ impl<S: Input> JsonReader<S> {
     fn after_value(&mut self) {
         match self.frames.last_mut() {
             None => {
+                if self.records && self.record_broken_over_lines() {
+                    // The record does not complete: what reads on gets the error.
+                    self.state = State::Failed;
+                    return;
+                }
                 self.state = State::AfterRoot;
                 self.values += 1;
             }

@@ -61,6 +61,97 @@ fn two_values_on_one_line_are_an_error() {
 }
 
 #[test]
+fn a_line_feed_inside_a_value_ends_the_record_too_early() {
+    // A record is one line: a value cut by its line feed is json/UnexpectedEof there, on
+    // the record's line, in whitespace, after a line comment and inside a block comment.
+    let comments = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    for (text, at, options) in [
+        ("{\"a\":\n1}\n", 5, JsonOptions::ndjson()),
+        ("1\n[1\n2\n", 4, JsonOptions::ndjson()),
+        ("[1,\r\n2]", 4, JsonOptions::ndjson()),
+        ("[1, // one\n2]\n", 10, comments.clone()),
+        ("[1, /* one\ntwo */ 2]\n", 10, comments.clone()),
+    ] {
+        for chunk in [0, 1, 3] {
+            let result = if chunk == 0 {
+                collect(&mut NdjsonReader::new(
+                    sluice_json::SliceInput::new(text.as_bytes()),
+                    options.clone(),
+                ))
+            } else {
+                collect(&mut NdjsonReader::new(
+                    sluice_json::IoInput::new(Trickle {
+                        bytes: text.as_bytes(),
+                        chunk,
+                    }),
+                    options.clone(),
+                ))
+            };
+            let err = result.expect_err(text);
+            assert_eq!(err.code(), codes::UNEXPECTED_EOF, "{text:?} {chunk}");
+            assert_eq!(err.span(), Some(Span::at(at)), "{text:?} {chunk}");
+        }
+    }
+    // Between records, and at the root before the first, line feeds and comments over
+    // several lines are fine.
+    let text = "\n\n/* a\nb */ [1]\n// c\n\n{\"a\": 2}\n";
+    assert_eq!(
+        collect(&mut NdjsonReader::new(
+            sluice_json::SliceInput::new(text.as_bytes()),
+            comments
+        ))
+        .unwrap()
+        .len(),
+        2
+    );
+}
+
+/// The error of `result`, which must be one (without printing a huge value if not).
+#[track_caller]
+fn failure<T>(result: sluice_core::Result<T>) -> sluice_core::Error {
+    match result {
+        Ok(_) => panic!("read without an error"),
+        Err(err) => err,
+    }
+}
+
+#[test]
+fn a_line_feed_long_gone_from_the_window_still_breaks_the_record() {
+    // The line feed comes early in a record far longer than the `io::Read` window: the
+    // refills drop it long before the value ends, and it must still be found.
+    let mut text = String::from("{\"id\":1}\n[1,\n");
+    for i in 0..60_000 {
+        text.push_str(&format!("{i},"));
+    }
+    text.push_str("0]\n{\"id\":3}\n");
+    let expected = Some(Span::at(12));
+    let slice = failure(collect(&mut NdjsonReader::from_str(&text)));
+    assert_eq!(
+        (slice.code(), slice.span()),
+        (codes::UNEXPECTED_EOF, expected)
+    );
+    let io = failure(collect(&mut NdjsonReader::from_read(text.as_bytes())));
+    assert_eq!((io.code(), io.span()), (codes::UNEXPECTED_EOF, expected));
+    assert!(
+        io.notes().iter().any(|note| note == "in record 2 (line 2)"),
+        "{:?}",
+        io.notes()
+    );
+    // Skipped rather than read, the record fails the same way.
+    let mut records = NdjsonReader::from_read(text.as_bytes());
+    assert!(records.next_record().unwrap().is_some());
+    assert!(records.next_record().unwrap().is_some());
+    let skipped = failure(records.next_record().map(|_| ()));
+    assert_eq!(
+        (skipped.code(), skipped.span()),
+        (codes::UNEXPECTED_EOF, expected)
+    );
+}
+
+#[test]
 fn errors_inside_a_record_name_the_record_and_keep_absolute_spans() {
     let text = "{\"ok\":1}\n{\"ok\":2}\n{\"bad\" 3}\n";
     for chunk in [1, 4096] {

@@ -13,9 +13,9 @@
 //! Broken streams carry one fault on one record's line. The spec decides them: a JSON text
 //! "MUST NOT contain newlines", and "If the JSON text is not parsable, the parser SHOULD raise
 //! an error". Every line is one JSON text, so a line that is not one is an error on that
-//! line, after every record before it was read. Two faults sluice reads across the line
-//! break, as if a record could go on over the next lines: a value split over two lines and a
-//! missing closing bracket. The ignored tests at the end hold them.
+//! line, after every record before it was read. Two faults the reader once read across the
+//! line break, as if a record could go on over the next lines (a value split over two lines
+//! and a missing closing bracket), have tests of their own at the end.
 //!
 //! serde_json's default float parse is not correctly rounded (its `float_roundtrip` feature
 //! is off): floats are compared with it within [`SERDE_JSON_FLOAT_SLACK`], and exactly with
@@ -1261,7 +1261,6 @@ proptest! {
     #![proptest_config(config(128))]
 
     #[test]
-    #[ignore = "sluice bug: NdjsonReader lets a record run on over the next lines"]
     fn a_record_broken_over_lines_is_an_error_on_its_first_line(
         (spec, k) in stream_with_target(),
         fault in spanning(),
@@ -1327,7 +1326,6 @@ fn assert_refused_on_line_one(text: &str) {
 }
 
 #[test]
-#[ignore = "sluice bug: NdjsonReader reads a value split over two lines as one record"]
 fn a_value_split_over_two_lines_is_an_error_on_its_first_line() {
     // `{"a":` and `1}` are no JSON texts: the spec keeps line breaks out of records, and
     // serde_json per line, and sluice's own parallel ingestion, refuse line 1.
@@ -1335,8 +1333,7 @@ fn a_value_split_over_two_lines_is_an_error_on_its_first_line() {
 }
 
 #[test]
-#[ignore = "sluice bug: NdjsonReader reports a missing closing bracket on the next record's line"]
 fn a_missing_closing_bracket_is_reported_on_its_own_line() {
-    // Reported today as json/ExpectComma at the `2` on line 2.
+    // Once reported as json/ExpectComma at the `2` on line 2.
     assert_refused_on_line_one("[1\n2\n");
 }

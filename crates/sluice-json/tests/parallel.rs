@@ -197,3 +197,40 @@ fn block_accumulators_fold_per_worker() {
     assert_eq!(total, (0..1000).sum::<u64>());
     assert!(blocks > 10, "{blocks} blocks");
 }
+
+#[test]
+fn a_value_broken_over_lines_fails_on_its_first_line_as_in_the_record_reader() {
+    // A record is one line: the parallel ingestion reads each line alone, and the record
+    // reader must refuse the same inputs with the same error, not join the lines. (All on
+    // the first line, where the ingestion's spans, counted from the line, are absolute.)
+    for (input, at) in [("{\"id\":\n1}\n", 6), ("[1\n2\n", 2), ("[1,\r\n2]\n", 4)] {
+        let parallel = ingest_records(
+            input.as_bytes(),
+            &ParallelOptions::default(),
+            |reader| {
+                let mut writer = ValueWriter::new();
+                pipe_value(reader, &mut writer)?;
+                writer.into_value()
+            },
+            |_| Ok(()),
+        );
+        let parallel = parallel.expect_err(input);
+        assert_eq!(parallel.code(), codes::UNEXPECTED_EOF, "{input:?}");
+        assert_eq!(parallel.span().map(|s| s.start), Some(at), "{input:?}");
+        let mut records = sluice_json::NdjsonReader::from_str(input);
+        let error = loop {
+            match records.next_record() {
+                Ok(Some(mut record)) => {
+                    let mut writer = ValueWriter::new();
+                    if let Err(error) = pipe_value(&mut record, &mut writer) {
+                        break error;
+                    }
+                }
+                Ok(None) => panic!("{input:?} read without an error"),
+                Err(error) => break error,
+            }
+        };
+        assert_eq!(error.code(), parallel.code(), "{input:?}");
+        assert_eq!(error.span(), parallel.span(), "{input:?}");
+    }
+}
