@@ -509,13 +509,23 @@ fn ndjson_needs_a_line_break_between_records() {
 }
 
 #[test]
-fn ndjson_records_may_span_lines_as_the_library_reads_them() {
-    let path = temp_file("nd-multiline", "m.ndjson", b"{\n\"a\":1\n}\n[2,\n3]\n");
-    let out = sluice(&["check", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = sluice(&["convert", path.to_str().unwrap(), "--to", "ndjson"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "{\"a\":1}\n[2,3]\n");
+fn ndjson_records_are_one_line_each() {
+    // A value that goes on past its line feed is cut off there, as the library reads it.
+    let path = temp_file("nd-multiline", "m.ndjson", b"[1]\n{\n\"a\":1\n}\n");
+    for args in [
+        vec!["check", path.to_str().unwrap()],
+        vec!["convert", path.to_str().unwrap(), "--to", "ndjson"],
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/UnexpectedEof]"), "{stderr}");
+        assert_eq!(
+            location(&stderr).map(|(_, line, column)| (line, column)),
+            Some((2, 2)),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
