@@ -249,11 +249,10 @@ pub struct JsonReader<S> {
     deferred: Option<Error>,
     /// The span of a block comment that never closed (see [`State::Failed`]).
     unclosed_comment: Span,
-    /// NDJSON records: where the current record's value starts (absolute offset), how far
-    /// its bytes were searched for a line feed (bytes a refill drops are searched before
-    /// it drops them), and the first line feed found inside it. A record is one line: a
-    /// value that goes on past a line feed is an error there (see [`Self::record_line_feed`]).
-    record_start: usize,
+    /// NDJSON records: how far the current record's bytes were searched for a line feed
+    /// (absolute offset; bytes a refill drops are searched before it drops them), and the
+    /// first line feed found inside it. A record is one line: a value that goes on past a
+    /// line feed is an error there (see [`Self::record_broken_over_lines`]).
     record_searched_to: usize,
     record_line_feed: Option<usize>,
 }
@@ -380,7 +379,6 @@ impl<S: Input> JsonReader<S> {
             bom_checked: false,
             deferred: None,
             unclosed_comment: Span::at(0),
-            record_start: 0,
             record_searched_to: 0,
             record_line_feed: None,
         }
@@ -1365,7 +1363,6 @@ impl<S: Input> JsonReader<S> {
     /// [`Self::lex_value`] for a root value, which starts an NDJSON record.
     fn lex_root_value(&mut self, byte: u8) -> Result<Entry> {
         let at = self.input.offset() + self.pos;
-        self.record_start = at;
         self.record_searched_to = at;
         self.record_line_feed = None;
         self.lex_value(byte)
