@@ -50,9 +50,19 @@ enum State {
     ObjectColon,
     /// After `:`: a value.
     ObjectValue,
-    /// After a block comment that never closed: its scan went on to the end of the input,
-    /// so the reader repeats that error rather than lex what follows (or find a clean end).
+    /// After an error the reader cannot go on from (see [`Failure`]): it repeats that error
+    /// rather than lex what follows (or find a clean end).
     Failed,
+}
+
+/// Why the reader is in [`State::Failed`].
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    /// A block comment never closed (its span): its scan went on to the end of the input.
+    UnclosedComment(Span),
+    /// An NDJSON record's value went on past the line feed at this absolute offset (see
+    /// [`JsonReader::record_broken_over_lines`]); the record never completes.
+    RecordCutOff(usize),
 }
 
 /// Where the payload of the pending token lives. Offsets are relative to the token start.
@@ -247,8 +257,8 @@ pub struct JsonReader<S> {
     bom_checked: bool,
     /// The error of the last out-of-line lexer path that failed (see [`Lexed`]).
     deferred: Option<Error>,
-    /// The span of a block comment that never closed (see [`State::Failed`]).
-    unclosed_comment: Span,
+    /// Why the reader failed, in [`State::Failed`].
+    failure: Failure,
     /// NDJSON records: how far the current record's bytes were searched for a line feed
     /// (absolute offset; bytes a refill drops are searched before it drops them), and the
     /// first line feed found inside it. A record is one line: a value that goes on past a
@@ -339,6 +349,17 @@ fn unclosed_comment_error(span: Span) -> Error {
     Error::new(codes::UNCLOSED_COMMENT, "comment is never closed").with_span(span)
 }
 
+/// An NDJSON record's value cut off by the line feed at `at` (absolute), as a reader of
+/// that line alone finds it: the end of the input inside the value.
+#[cold]
+fn record_line_end_error(at: usize) -> Error {
+    Error::new(
+        codes::UNEXPECTED_EOF,
+        "the record's line ends inside its value (an NDJSON record is one line)",
+    )
+    .with_span(Span::at(at))
+}
+
 /// The byte that closes an object (`object`) or an array, and its token.
 #[inline(always)]
 fn closing(object: bool) -> (u8, Entry) {
@@ -378,7 +399,7 @@ impl<S: Input> JsonReader<S> {
             lines: LineCounter::default(),
             bom_checked: false,
             deferred: None,
-            unclosed_comment: Span::at(0),
+            failure: Failure::UnclosedComment(Span::at(0)),
             record_searched_to: 0,
             record_line_feed: None,
         }
@@ -584,14 +605,11 @@ impl<S: Input> JsonReader<S> {
     fn lexer_error(&self, err: Error) -> Error {
         // Inside an NDJSON record's value, a line feed before the error ends the record
         // first: the value is cut off there, whatever comes on the next line.
-        if self.records
-            && !self.frames.is_empty()
-            && let Some(at) = self.record_line_feed_before(
-                err.span()
-                    .map_or(self.input.offset() + self.pos, |span| span.start),
-            )
-        {
-            return self.record_line_end_error(at).with_path(self.path());
+        let start = err
+            .span()
+            .map_or(self.input.offset() + self.pos, |span| span.start);
+        if let Some(at) = self.record_cut_before(start) {
+            return record_line_end_error(at).with_path(self.path());
         }
         if err.path().is_some() {
             return err;
@@ -898,10 +916,7 @@ impl<S: Input> JsonReader<S> {
                     }
                     // Another character of three bytes, stepped over whole (or an error).
                     let len = self.rest().len().min(3);
-                    if std::str::from_utf8(&self.rest()[..len]).is_err() {
-                        self.comment_utf8(len, false)?;
-                    }
-                    self.pos += len;
+                    self.pos += self.comment_utf8(len, false)?;
                 }
             }
             Some(b'*') => {
@@ -928,7 +943,10 @@ impl<S: Input> JsonReader<S> {
                         // the error.
                         let end = self.input.offset() + self.input.window().len();
                         let span = Span::new(start, end);
-                        self.unclosed_comment = span;
+                        // As `lexer_error` reports it, and repeated the same.
+                        self.failure = self
+                            .record_cut_before(start)
+                            .map_or(Failure::UnclosedComment(span), Failure::RecordCutOff);
                         self.state = State::Failed;
                         return Err(unclosed_comment_error(span));
                     }
@@ -954,54 +972,45 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Searches the current NDJSON record's bytes from where the last search stopped up to
-    /// `to` (a position in the window) for its first line feed.
-    fn search_record_for_line_feed(&mut self, to: usize) {
+    /// The first line feed of the current NDJSON record before window position `to`:
+    /// the one found already, or one in the bytes not searched yet (absolute offset).
+    fn record_line_feed_before(&self, to: usize) -> Option<usize> {
         let offset = self.input.offset();
-        let from = self.record_searched_to.saturating_sub(offset).min(to);
-        if self.record_line_feed.is_none()
-            && let Some(at) = memchr::memchr(b'\n', &self.input.window()[from..to])
-        {
-            self.record_line_feed = Some(offset + from + at);
-        }
-        self.record_searched_to = offset + to;
-    }
-
-    /// Whether the NDJSON record whose value just ended holds a line feed: the record is
-    /// one line, so its value may not go on past one (the NDJSON spec: a record "MUST NOT
-    /// contain newlines"; a reader of each line alone, as the parallel ingestion is, finds
-    /// the value cut off there). Searched once the value ends, off the path of every token.
-    #[cold]
-    fn record_broken_over_lines(&mut self) -> bool {
-        self.search_record_for_line_feed(self.pos);
-        self.record_line_feed.is_some()
-    }
-
-    /// The first line feed before `end` (absolute) inside the current NDJSON record's
-    /// value, if any: for errors, which then report the record cut off at its line's end.
-    fn record_line_feed_before(&self, end: usize) -> Option<usize> {
         if let Some(at) = self.record_line_feed {
-            return (at < end).then_some(at);
+            return (at < offset + to).then_some(at);
         }
-        let offset = self.input.offset();
         let window = self.input.window();
-        let from = self
-            .record_searched_to
-            .saturating_sub(offset)
-            .min(window.len());
-        let to = end.saturating_sub(offset).clamp(from, window.len());
+        let to = to.min(window.len());
+        let from = self.record_searched_to.saturating_sub(offset).min(to);
         memchr::memchr(b'\n', &window[from..to]).map(|at| offset + from + at)
     }
 
-    /// An NDJSON record's value cut off by the line feed at `at` (absolute), as a reader of
-    /// that line alone finds it: the end of the input inside the value.
+    /// Inside an NDJSON record's value, the line feed that cuts the record off before the
+    /// absolute offset `end`, where an error was found: the line ends first, so that is the
+    /// error a reader of the line alone reports.
+    fn record_cut_before(&self, end: usize) -> Option<usize> {
+        if !self.records || self.frames.is_empty() {
+            return None;
+        }
+        self.record_line_feed_before(end.saturating_sub(self.input.offset()))
+    }
+
+    /// Searches the current NDJSON record's bytes up to window position `to` for its
+    /// first line feed, and remembers what was searched (before a refill drops it).
+    fn search_record_for_line_feed(&mut self, to: usize) {
+        self.record_line_feed = self.record_line_feed_before(to);
+        self.record_searched_to = self.input.offset() + to;
+    }
+
+    /// The line feed inside the NDJSON record whose value just ended, if it holds one: the
+    /// record is one line, so its value may not go on past one (the NDJSON spec: a record
+    /// "MUST NOT contain newlines"; a reader of each line alone, as the parallel ingestion
+    /// is, finds the value cut off there). Searched once the value ends, off the path of
+    /// every token.
     #[cold]
-    fn record_line_end_error(&self, at: usize) -> Error {
-        Error::new(
-            codes::UNEXPECTED_EOF,
-            "the record's line ends inside its value (an NDJSON record is one line)",
-        )
-        .with_span(Span::at(at))
+    fn record_broken_over_lines(&mut self) -> Option<usize> {
+        self.search_record_for_line_feed(self.pos);
+        self.record_line_feed
     }
 
     /// Between NDJSON records: whitespace that must include a line break before the next
@@ -1226,10 +1235,10 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn advance_other(&mut self) -> Result<Entry> {
         if self.state == State::Failed {
-            if let Some(at) = self.record_line_feed {
-                return Err(self.record_line_end_error(at));
-            }
-            return Err(unclosed_comment_error(self.unclosed_comment));
+            return Err(match self.failure {
+                Failure::UnclosedComment(span) => unclosed_comment_error(span),
+                Failure::RecordCutOff(at) => record_line_end_error(at),
+            });
         }
         loop {
             if self.state == State::AfterRoot && self.records {
@@ -2095,7 +2104,7 @@ impl<S: Input> JsonReader<S> {
             ),
             // `\0` followed by a digit would be an octal escape, which JSON5 excludes.
             b'0'..=b'9' => return Err(self.invalid_escape(at)),
-            0xE2 if matches!(rest.get(at + 2..at + 4), Some([0x80, 0xA8 | 0xA9])) => (None, at + 4),
+            0xE2 if scan::is_line_separator(&rest[at + 1..]) => (None, at + 4),
             _ => {
                 // Any other character escapes to itself, a control character too (JSON5
                 // §5.1: only the digits 1 to 9 and the line terminators are excluded).
@@ -2208,8 +2217,11 @@ impl<S: Input> JsonReader<S> {
     fn after_value(&mut self) {
         match self.frames.last_mut() {
             None => {
-                if self.records && self.record_broken_over_lines() {
+                if self.records
+                    && let Some(at) = self.record_broken_over_lines()
+                {
                     // The record does not complete: what reads on gets the error.
+                    self.failure = Failure::RecordCutOff(at);
                     self.state = State::Failed;
                     return;
                 }

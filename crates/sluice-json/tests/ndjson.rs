@@ -95,6 +95,25 @@ fn a_line_feed_inside_a_value_ends_the_record_too_early() {
             assert_eq!(err.span(), Some(Span::at(at)), "{text:?} {chunk}");
         }
     }
+    // A block comment left open: cut off by a line feed before it, the record reports the
+    // line feed; with the line feed inside the comment, the comment is what a reader of the
+    // line alone finds open. Either way a second read repeats the first error.
+    for (text, code, start) in [
+        ("[1,\n/* open", codes::UNEXPECTED_EOF, 3),
+        ("[1, /* open\nstill", codes::UNCLOSED_COMMENT, 4),
+    ] {
+        let mut records = NdjsonReader::new(
+            sluice_json::SliceInput::new(text.as_bytes()),
+            comments.clone(),
+        );
+        let mut record = records.next_record().unwrap().unwrap();
+        let first = failure(Token::read_all(&mut record));
+        let again = failure(record.peek());
+        for err in [first, again] {
+            assert_eq!(err.code(), code, "{text:?}");
+            assert_eq!(err.span().map(|span| span.start), Some(start), "{text:?}");
+        }
+    }
     // Between records, and at the root before the first, line feeds and comments over
     // several lines are fine.
     let text = "\n\n/* a\nb */ [1]\n// c\n\n{\"a\": 2}\n";
