@@ -6,7 +6,10 @@
 //! delivered per block, in input order or as soon as they are ready.
 //!
 //! Each record is read by its own [`JsonReader`] over the record's line (zero copy), and must
-//! hold exactly one value. A bad record is reported with its 1-based line number and absolute
+//! hold exactly one value. A line is read as [`NdjsonReader`](crate::NdjsonReader) reads it
+//! in the whole input, so both accept and refuse the same inputs with the same errors: a
+//! line without a value (blank, or only comments where the options allow them) holds no
+//! record, and a byte order mark may open the input's first line only. A bad record is reported with its 1-based line number and absolute
 //! byte offset; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
 //!
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
@@ -17,7 +20,7 @@ use std::io::{self, Read};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-use sluice_core::{Error, Result, SourceText};
+use sluice_core::{Entry, Error, Reader, Result, SourceText};
 
 use crate::{JsonOptions, JsonReader, SliceInput};
 
@@ -301,10 +304,17 @@ where
             line: line_number,
             offset: block.offset + start as u64,
         };
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            let mut reader = JsonReader::from_slice(line).with_options(options.json.clone());
-            let outcome =
-                record(&mut accumulator, &mut reader, info).and_then(|()| reader.finish());
+        let mut reader = line_reader(line, &options.json, info.offset == 0);
+        // A line without a value (blank, or only comments where they are allowed) holds
+        // no record, as for `NdjsonReader`; a bad first token is the line's error.
+        let outcome = match reader.peek() {
+            Ok(Entry::Ended) => None,
+            Ok(_) => {
+                Some(record(&mut accumulator, &mut reader, info).and_then(|()| reader.finish()))
+            }
+            Err(error) => Some(Err(error)),
+        };
+        if let Some(outcome) = outcome {
             match outcome {
                 Ok(()) => records += 1,
                 Err(error) => {
@@ -332,6 +342,23 @@ where
         records,
         errors,
     }
+}
+
+/// The reader of one line of the input (`first`: the line that opens it), which reads the
+/// line as [`NdjsonReader`](crate::NdjsonReader) reads it in the whole input: in record mode
+/// (whitespace, and comments where allowed, around one value; a second value on the line is
+/// an error), and with a byte order mark skipped only at the start of the input.
+fn line_reader<'a>(
+    line: &'a [u8],
+    options: &JsonOptions,
+    first: bool,
+) -> JsonReader<SliceInput<'a>> {
+    let mut reader = JsonReader::from_slice(line).with_options(options.clone());
+    reader.set_record_mode();
+    if !first {
+        reader.refuse_byte_order_mark();
+    }
+    reader
 }
 
 /// Cuts `input` into blocks of whole lines of about `block_size` bytes.

@@ -544,6 +544,14 @@ impl<S: Input> JsonReader<S> {
         self.lines.enabled = true;
     }
 
+    /// For a reader of one line of an NDJSON input, the line not the input's first: no
+    /// byte order mark is skipped at its start. Only the input may open with one, as
+    /// [`NdjsonReader`](crate::NdjsonReader) reads it; a BOM at the start of a later line
+    /// is an error there.
+    pub(crate) fn refuse_byte_order_mark(&mut self) {
+        self.bom_checked = true;
+    }
+
     /// 1-based line number of absolute offset `at`, which must be at or after every offset
     /// counted so far, or the start of the last block comment (whose scan counts the lines
     /// after it: an unclosed comment's error points back at its start).

@@ -234,3 +234,119 @@ fn a_value_broken_over_lines_fails_on_its_first_line_as_in_the_record_reader() {
         assert_eq!(error.span(), parallel.span(), "{input:?}");
     }
 }
+
+/// The first error `NdjsonReader` meets reading every record of `input` with `options`, or
+/// the values it read.
+fn record_reader_outcome(
+    input: &str,
+    options: sluice_json::JsonOptions,
+) -> Result<Vec<Value>, sluice_core::Error> {
+    let mut records =
+        sluice_json::NdjsonReader::new(sluice_json::SliceInput::new(input.as_bytes()), options);
+    let mut values = Vec::new();
+    while let Some(mut record) = records.next_record()? {
+        let mut writer = ValueWriter::new();
+        pipe_value(&mut record, &mut writer)?;
+        values.push(writer.into_value()?);
+    }
+    Ok(values)
+}
+
+/// What the parallel ingestion makes of `input` with `options`: the values, or the first
+/// error with its span moved from the record's line to the input.
+fn parallel_outcome(
+    input: &str,
+    options: sluice_json::JsonOptions,
+) -> Result<Vec<Value>, (sluice_core::ErrorCode, Option<sluice_core::Span>)> {
+    let mut values = Vec::new();
+    let run = ingest_records(
+        input.as_bytes(),
+        &ParallelOptions {
+            skip_errors: true,
+            json: options,
+            ..small_blocks(2)
+        },
+        |reader| {
+            let mut writer = ValueWriter::new();
+            pipe_value(reader, &mut writer)?;
+            writer.into_value()
+        },
+        |value| {
+            values.push(value);
+            Ok(())
+        },
+    );
+    let summary = run.map_err(|err| (err.code(), err.span()))?;
+    match summary.errors.first() {
+        None => Ok(values),
+        Some(bad) => {
+            let offset = usize::try_from(bad.record.offset).unwrap();
+            let span = bad
+                .error
+                .span()
+                .map(|span| sluice_core::Span::new(span.start + offset, span.end + offset));
+            Err((bad.error.code(), span))
+        }
+    }
+}
+
+/// Both readers of `input` agree: the same values, or the same error code and span.
+fn assert_readers_agree(input: &str, options: &sluice_json::JsonOptions) {
+    let record_reader = record_reader_outcome(input, options.clone());
+    let parallel = parallel_outcome(input, options.clone());
+    match (record_reader, parallel) {
+        (Ok(expected), Ok(values)) => assert_eq!(values, expected, "{input:?}"),
+        (Err(error), Err(parallel)) => {
+            assert_eq!((error.code(), error.span()), parallel, "{input:?}");
+        }
+        (record_reader, parallel) => {
+            panic!("{input:?}: record reader {record_reader:?}, parallel {parallel:?}")
+        }
+    }
+}
+
+#[test]
+fn a_byte_order_mark_may_open_only_the_input_as_in_the_record_reader() {
+    let strict = sluice_json::JsonOptions::strict();
+    let opened = "\u{feff}{\"id\":1}\n{\"id\":2}\n";
+    assert_eq!(
+        record_reader_outcome(opened, strict.clone()).unwrap().len(),
+        2
+    );
+    assert_readers_agree(opened, &strict);
+    // On a later line (files joined by `cat`), it is no whitespace: the line's error.
+    let later = "{\"id\":1}\n\u{feff}{\"id\":2}\n";
+    let (code, span) = parallel_outcome(later, strict.clone()).unwrap_err();
+    assert_eq!(code, codes::UNEXPECTED_TOKEN);
+    assert_eq!(
+        span.map(|span| span.start),
+        Some(later.find('\u{feff}').unwrap())
+    );
+    assert_readers_agree(later, &strict);
+}
+
+#[test]
+fn lines_without_a_value_hold_no_record_as_in_the_record_reader() {
+    let relaxed = sluice_json::JsonOptions {
+        comments: true,
+        ..sluice_json::JsonOptions::strict()
+    };
+    // Comment lines are skipped where comments are allowed, and are errors where not.
+    let commented = "// header\n{\"id\":1}\n  /* note */  \n{\"id\":2} // trailing\n";
+    assert_eq!(
+        parallel_outcome(commented, relaxed.clone()).unwrap().len(),
+        2
+    );
+    assert_readers_agree(commented, &relaxed);
+    assert_readers_agree(commented, &sluice_json::JsonOptions::strict());
+    // A form feed is ASCII whitespace but not JSON whitespace: not a blank line.
+    let form_feed = "{\"id\":1}\n\u{c}\n{\"id\":2}\n";
+    let (code, span) = parallel_outcome(form_feed, relaxed.clone()).unwrap_err();
+    assert_eq!(code, codes::UNEXPECTED_TOKEN);
+    assert_eq!(span.map(|span| span.start), Some(9));
+    assert_readers_agree(form_feed, &relaxed);
+    // With JSON5 whitespace it is one, in both.
+    let json5 = sluice_json::JsonOptions::json5();
+    assert_eq!(parallel_outcome(form_feed, json5.clone()).unwrap().len(), 2);
+    assert_readers_agree(form_feed, &json5);
+}
