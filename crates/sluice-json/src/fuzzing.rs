@@ -8,6 +8,7 @@ use std::io;
 use sluice_core::testing::normalize;
 use sluice_core::{Entry, Error, ErrorCode, Number, OwnedNumber, Reader, Result, Span, Token};
 
+use crate::parallel::{ParallelOptions, RecordInfo, read_lines};
 use crate::{
     DuplicateKeys, Input, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader, NonFinite,
     SliceInput, WriterOptions, codes,
@@ -883,6 +884,8 @@ fn check_ndjson(data: &[u8], choices: Choices) {
         }
     }
 
+    check_lines(data, &options, &records, error.as_ref(), &what);
+
     let stream = Chunks {
         data,
         size: choices.chunk,
@@ -915,4 +918,66 @@ fn check_ndjson(data: &[u8], choices: Choices) {
             assert_eq!(partial, full, "{what}: record {} differs", index + 1);
         }
     }
+}
+
+/// The parallel ingestion's reading of each line alone (its work without the threads)
+/// against [`NdjsonReader`] over the whole input (`records` read in full, then `error`):
+/// the same records, or the same first error, its span moved from the line to the input.
+fn check_lines(
+    data: &[u8],
+    options: &JsonOptions,
+    records: &[Vec<Token>],
+    error: Option<&Error>,
+    what: &str,
+) {
+    let what = format!("{what}: each line read alone");
+    let parallel = ParallelOptions {
+        json: options.clone(),
+        ..ParallelOptions::default()
+    };
+    let first = RecordInfo { line: 1, offset: 0 };
+    let mut lines = Vec::new();
+    let (_, errors) = read_lines(data, first, &parallel, |reader, _| {
+        // One value, as a record holds; what follows it on the line is `finish`'s.
+        let mut tokens = Vec::new();
+        loop {
+            let entry = reader.peek()?;
+            tokens.push(Token::read(reader, entry)?);
+            if reader.depth() == 0 {
+                break;
+            }
+        }
+        lines.push(tokens);
+        Ok(())
+    });
+    // The one thing a line alone cannot read: a block comment over several lines, which
+    // `NdjsonReader` allows where comments are (an error inside a record's value). The
+    // records before it must agree.
+    if let Some(bad) = errors.first()
+        && bad.error.code() == codes::UNCLOSED_COMMENT
+    {
+        assert_eq!(
+            records.get(..lines.len()),
+            Some(&lines[..]),
+            "{what}: records before a comment over lines differ"
+        );
+        return;
+    }
+    let line_error = errors.first().map(|bad| {
+        let offset = usize::try_from(bad.record.offset).unwrap_or(usize::MAX);
+        let span = bad
+            .error
+            .span()
+            .map(|span| Span::new(span.start + offset, span.end + offset));
+        (bad.error.code(), span)
+    });
+    assert_eq!(
+        line_error,
+        error.map(|err| (err.code(), err.span())),
+        "{what}: errors differ, input {:?}",
+        String::from_utf8_lossy(data)
+    );
+    // A line whose value read but whose end failed (a second value on it) has its tokens
+    // here, as `NdjsonReader` has the record, whose next one fails.
+    assert_eq!(lines, records, "{what}: records differ");
 }

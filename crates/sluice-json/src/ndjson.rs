@@ -164,7 +164,8 @@ impl<S: Input> Record<'_, S> {
         self.line
     }
 
-    /// Absolute byte offset at which the record starts.
+    /// Absolute byte offset at which the record's value starts (after any whitespace or
+    /// comment before it on its line).
     #[must_use]
     pub fn offset(&self) -> usize {
         self.offset

@@ -9,7 +9,9 @@
 //! hold exactly one value. A line is read as [`NdjsonReader`](crate::NdjsonReader) reads it
 //! in the whole input, so both accept and refuse the same inputs with the same errors: a
 //! line without a value (blank, or only comments where the options allow them) holds no
-//! record, and a byte order mark may open the input's first line only. A bad record is reported with its 1-based line number and absolute
+//! record, and a byte order mark may open the input's first line only. (A block comment
+//! over several lines, which `NdjsonReader` allows between records, is the exception: a
+//! line alone holds it unclosed.) A bad record is reported with its 1-based line number and absolute
 //! byte offset; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
 //!
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
@@ -67,7 +69,9 @@ impl ParallelOptions {
 pub struct RecordInfo {
     /// 1-based line number.
     pub line: u64,
-    /// Absolute byte offset of the record's first byte.
+    /// Absolute byte offset of the record's line: its first byte, before any whitespace
+    /// that leads the value (where [`Record::offset`](crate::Record::offset) is the value's).
+    /// The spans of the record's errors are counted from here.
     pub offset: u64,
 }
 
@@ -292,56 +296,74 @@ where
     F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()>,
 {
     let mut accumulator = new_accumulator();
-    let mut records = 0;
-    let mut errors = Vec::new();
-    let mut line_number = block.first_line;
-    let mut start = 0;
-    let bytes = &block.bytes;
-    while start < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = &bytes[start..end];
-        let info = RecordInfo {
-            line: line_number,
-            offset: block.offset + start as u64,
-        };
-        let mut reader = line_reader(line, &options.json, info.offset == 0);
-        // A line without a value (blank, or only comments where they are allowed) holds
-        // no record, as for `NdjsonReader`; a bad first token is the line's error.
-        let outcome = match reader.peek() {
-            Ok(Entry::Ended) => None,
-            Ok(_) => {
-                Some(record(&mut accumulator, &mut reader, info).and_then(|()| reader.finish()))
-            }
-            Err(error) => Some(Err(error)),
-        };
-        if let Some(outcome) = outcome {
-            match outcome {
-                Ok(()) => records += 1,
-                Err(error) => {
-                    let source = SourceText {
-                        name: "ndjson record".to_owned(),
-                        text: Arc::from(line),
-                        line_offset: usize::try_from(line_number - 1).unwrap_or(0),
-                    };
-                    errors.push(RecordError {
-                        record: info,
-                        error: error.with_shared_source(source),
-                    });
-                    if !options.skip_errors {
-                        break;
-                    }
-                }
-            }
-        }
-        line_number += 1;
-        start = end + 1;
-    }
+    let place = RecordInfo {
+        line: block.first_line,
+        offset: block.offset,
+    };
+    let (records, errors) = read_lines(&block.bytes, place, options, |reader, info| {
+        record(&mut accumulator, reader, info)
+    });
     Parsed {
         sequence: block.sequence,
         accumulator,
         records,
         errors,
     }
+}
+
+/// Reads the records of `bytes`, whole lines whose first is at `place`, each line alone
+/// with `record`: the records read, and the bad ones (only the first unless errors are
+/// skipped). The work of one block, without the threads (the fuzz harness compares it
+/// with [`NdjsonReader`](crate::NdjsonReader)).
+pub(crate) fn read_lines(
+    bytes: &[u8],
+    place: RecordInfo,
+    options: &ParallelOptions,
+    mut record: impl FnMut(&mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()>,
+) -> (u64, Vec<RecordError>) {
+    let mut records = 0;
+    let mut errors = Vec::new();
+    let mut line_number = place.line;
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        // The line with its line feed: a string or comment the line ends inside meets it
+        // here as in the whole input, and fails there the same way.
+        let line = &bytes[start..bytes.len().min(end + 1)];
+        let info = RecordInfo {
+            line: line_number,
+            offset: place.offset + start as u64,
+        };
+        let mut reader = line_reader(line, &options.json, info.offset == 0);
+        // A line without a value (blank, or only comments where they are allowed) holds
+        // no record, as for `NdjsonReader`; a bad first token is the line's error.
+        let outcome = match reader.peek() {
+            Ok(Entry::Ended) => None,
+            Ok(_) => Some(record(&mut reader, info).and_then(|()| reader.finish())),
+            Err(error) => Some(Err(error)),
+        };
+        match outcome {
+            None => {}
+            Some(Ok(())) => records += 1,
+            Some(Err(error)) => {
+                let source = SourceText {
+                    name: "ndjson record".to_owned(),
+                    text: Arc::from(line),
+                    line_offset: usize::try_from(line_number - 1).unwrap_or(0),
+                };
+                errors.push(RecordError {
+                    record: info,
+                    error: error.with_shared_source(source),
+                });
+                if !options.skip_errors {
+                    break;
+                }
+            }
+        }
+        line_number += 1;
+        start = end + 1;
+    }
+    (records, errors)
 }
 
 /// The reader of one line of the input (`first`: the line that opens it), which reads the

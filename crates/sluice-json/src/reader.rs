@@ -2100,6 +2100,16 @@ impl<S: Input> JsonReader<S> {
                     None => return Err(self.invalid_escape(at)),
                 }
             }
+            // In NDJSON a record is one line: a line feed ends it, escaped or not.
+            b'\n' | b'\r' if self.records => {
+                let line_feed = at + 1 + usize::from(kind == b'\r');
+                if kind == b'\n' || rest.get(line_feed) == Some(&b'\n') {
+                    return Err(record_line_end_error(
+                        self.input.offset() + self.pos + line_feed,
+                    ));
+                }
+                (None, line_feed)
+            }
             // Line continuations: the escaped line break is dropped.
             b'\n' => (None, at + 2),
             b'\r' => (

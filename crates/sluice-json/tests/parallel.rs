@@ -350,3 +350,51 @@ fn lines_without_a_value_hold_no_record_as_in_the_record_reader() {
     assert_eq!(parallel_outcome(form_feed, json5.clone()).unwrap().len(), 2);
     assert_readers_agree(form_feed, &json5);
 }
+
+#[test]
+fn a_line_that_ends_inside_a_string_fails_as_in_the_record_reader() {
+    // A raw line feed in a string is a control character there; a JSON5 escaped line break
+    // cuts the record off at its line feed, as any value that goes on past one.
+    let strict = sluice_json::JsonOptions::strict();
+    let raw = "[\"abc\n\"]\n";
+    let (code, span) = parallel_outcome(raw, strict.clone()).unwrap_err();
+    assert_eq!(
+        (code, span),
+        (codes::CONTROL_CHARACTER, Some(sluice_core::Span::new(5, 6)))
+    );
+    assert_readers_agree(raw, &strict);
+    let json5 = sluice_json::JsonOptions::json5();
+    for escaped in ["['s\\\n']\n", "['s\\\r\n']\n", "'s\\\n'\n"] {
+        let (code, span) = parallel_outcome(escaped, json5.clone()).unwrap_err();
+        let line_feed = escaped.find('\n').unwrap();
+        assert_eq!(
+            (code, span),
+            (
+                codes::UNEXPECTED_EOF,
+                Some(sluice_core::Span::at(line_feed))
+            )
+        );
+        assert_readers_agree(escaped, &json5);
+    }
+    // A lone carriage return is no line break: the continuation holds.
+    assert_readers_agree("['s\\\rt']\n", &json5);
+    assert_eq!(parallel_outcome("['s\\\rt']\n", json5).unwrap().len(), 1);
+}
+
+#[test]
+fn a_block_comment_over_several_lines_is_unclosed_on_its_line() {
+    // The one input the two readers read differently: `NdjsonReader` allows the comment
+    // between records; a line alone holds it unclosed.
+    let relaxed = sluice_json::JsonOptions {
+        comments: true,
+        ..sluice_json::JsonOptions::strict()
+    };
+    let text = "/* exported\n   by hand */\n{\"id\":1}\n";
+    assert_eq!(
+        record_reader_outcome(text, relaxed.clone()).unwrap().len(),
+        1
+    );
+    let (code, span) = parallel_outcome(text, relaxed).unwrap_err();
+    assert_eq!(code, codes::UNCLOSED_COMMENT);
+    assert_eq!(span.map(|span| span.start), Some(0));
+}
