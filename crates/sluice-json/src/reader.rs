@@ -600,7 +600,22 @@ impl<S: Input> JsonReader<S> {
         if err.path().is_none() {
             err = err.with_path(self.path());
         }
-        err
+        self.cut_by_record_line(err)
+    }
+
+    /// An error found when a token is read (not lexed: a string's UTF-8, a duplicate key, a
+    /// number that does not convert) inside an NDJSON record's value that a line feed cut
+    /// off before it: the record ends first, as for the lexer's errors (see
+    /// [`Self::lexer_error`]), and as a reader of the line alone reports it.
+    #[cold]
+    fn cut_by_record_line(&self, err: Error) -> Error {
+        let cut = err
+            .span()
+            .and_then(|span| self.record_cut_before(span.start));
+        match cut {
+            Some(at) => record_line_end_error(at).with_path(self.path()),
+            None => err,
+        }
     }
 
     /// Adds the data path to an error of the lexer: the path of the slot where the
@@ -649,7 +664,7 @@ impl<S: Input> JsonReader<S> {
             }
             err = err.with_path(path);
         }
-        err
+        self.cut_by_record_line(err)
     }
 
     /// The data path of the current position, such as `$.a[3].b`: the key just read, or the
@@ -2400,7 +2415,7 @@ impl<S: Input> JsonReader<S> {
             self.pos,
             self.pos + len,
         );
-        err.with_path(path)
+        self.cut_by_record_line(err.with_path(path))
     }
 
     /// The pending token when it is an integer that fits a `u64` (`signed`: an `i64`), as

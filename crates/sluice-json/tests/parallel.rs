@@ -238,11 +238,11 @@ fn a_value_broken_over_lines_fails_on_its_first_line_as_in_the_record_reader() {
 /// The first error `NdjsonReader` meets reading every record of `input` with `options`, or
 /// the values it read.
 fn record_reader_outcome(
-    input: &str,
+    input: impl AsRef<[u8]>,
     options: sluice_json::JsonOptions,
 ) -> Result<Vec<Value>, sluice_core::Error> {
     let mut records =
-        sluice_json::NdjsonReader::new(sluice_json::SliceInput::new(input.as_bytes()), options);
+        sluice_json::NdjsonReader::new(sluice_json::SliceInput::new(input.as_ref()), options);
     let mut values = Vec::new();
     while let Some(mut record) = records.next_record()? {
         let mut writer = ValueWriter::new();
@@ -255,12 +255,12 @@ fn record_reader_outcome(
 /// What the parallel ingestion makes of `input` with `options`: the values, or the first
 /// error with its span moved from the record's line to the input.
 fn parallel_outcome(
-    input: &str,
+    input: impl AsRef<[u8]>,
     options: sluice_json::JsonOptions,
 ) -> Result<Vec<Value>, (sluice_core::ErrorCode, Option<sluice_core::Span>)> {
     let mut values = Vec::new();
     let run = ingest_records(
-        input.as_bytes(),
+        input.as_ref(),
         &ParallelOptions {
             skip_errors: true,
             json: options,
@@ -397,4 +397,25 @@ fn a_block_comment_over_several_lines_is_unclosed_on_its_line() {
     let (code, span) = parallel_outcome(text, relaxed).unwrap_err();
     assert_eq!(code, codes::UNCLOSED_COMMENT);
     assert_eq!(span.map(|span| span.start), Some(0));
+}
+
+#[test]
+fn an_error_found_when_a_token_is_read_after_a_record_was_cut_off_is_the_cut() {
+    // Invalid UTF-8 and duplicate keys are found when the token is read, not lexed; past a
+    // line feed inside a record's value, the record ended first, in both readers.
+    let strict = sluice_json::JsonOptions::strict();
+    let cases: [&[u8]; 2] = [b"{\"a\":\n\"\xff\"}\n", b"[1,\n{\"k\":1,\"k\":2}]\n"];
+    for text in cases {
+        let line_feed = text.iter().position(|&byte| byte == b'\n').unwrap();
+        let (code, span) = parallel_outcome(text, strict.clone()).unwrap_err();
+        assert_eq!(
+            (code, span),
+            (
+                codes::UNEXPECTED_EOF,
+                Some(sluice_core::Span::at(line_feed))
+            )
+        );
+        let err = record_reader_outcome(text, strict.clone()).unwrap_err();
+        assert_eq!((err.code(), err.span()), (code, span));
+    }
 }
