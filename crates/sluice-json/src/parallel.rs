@@ -36,7 +36,8 @@ pub struct ParallelOptions {
     /// Collect bad records in [`IngestSummary::errors`] and go on, instead of stopping at the
     /// first one.
     pub skip_errors: bool,
-    /// Bytes per block (a record longer than this gets a block of its own).
+    /// Bytes per block, at least 1 KiB (a smaller value counts as 1 KiB; a record longer
+    /// than a block gets a block of its own).
     pub block_size: usize,
     /// How each record is read (strict JSON by default).
     pub json: JsonOptions,

@@ -17,6 +17,16 @@
 //! line break, as if a record could go on over the next lines (a value split over two lines
 //! and a missing closing bracket), have tests of their own at the end.
 //!
+//! Parallel ingestion ([`parallel`]), which cuts the input into blocks at line feeds and
+//! reads each line with a reader of its own, is checked against [`NdjsonReader`] on the same
+//! generated streams, with one worker and two and with blocks of several sizes (the good
+//! streams written over and over, so that they take several blocks). On good streams it reads
+//! the same records, with the same values, on the same lines; its record offsets are where
+//! the lines start, as documented (the reader's are where the values start). On broken
+//! streams it stops at the broken record with the same error code and span (its spans count
+//! from the record's offset, the reader's from the start of the input), on the same line;
+//! told to skip errors, it collects the broken record, and reads every other one as written.
+//!
 //! serde_json's default float parse is not correctly rounded (its `float_roundtrip` feature
 //! is off): floats are compared with it within [`SERDE_JSON_FLOAT_SLACK`], and exactly with
 //! the generator's values.
@@ -32,6 +42,7 @@ use proptest::sample::Index;
 use proptest::test_runner::RngSeed;
 use serde_json::Value;
 use sluice_core::{Entry, Error, ErrorCode, NumberHint, Reader, Span};
+use sluice_json::parallel::{self, IngestSummary, ParallelOptions, RecordInfo};
 use sluice_json::{Input, NdjsonReader, codes};
 
 // ----- values -------------------------------------------------------------------------------
@@ -270,6 +281,53 @@ fn read_slice(bytes: &[u8], skim: &[bool]) -> Outcome {
 /// straddle refills.
 fn read_trickled(bytes: &[u8], chunk: usize, skim: &[bool]) -> Outcome {
     read_stream(NdjsonReader::from_read(Trickle { bytes, chunk }), skim)
+}
+
+// ----- reading in parallel ------------------------------------------------------------------
+
+/// What parallel ingestion read: each record its callback read whole, as a [`Got`] numbered in
+/// the order the records were delivered, on the line and at the offset its [`RecordInfo`]
+/// gives; and how the run ended.
+#[derive(Debug)]
+struct Ingested {
+    records: Vec<Got>,
+    summary: sluice_core::Result<IngestSummary>,
+}
+
+/// Reads `bytes` with [`parallel::ingest_blocks`] through `io::Read`, `chunk` bytes at a
+/// time (so that filling a block takes many reads), each record with [`read_whole`] through
+/// the reader its callback is handed: the same read as [`read_slice`]'s, so that the two
+/// readers' values compare.
+fn ingest(bytes: &[u8], chunk: usize, options: &ParallelOptions) -> Ingested {
+    let mut records = Vec::new();
+    let summary = parallel::ingest_blocks(
+        Trickle { bytes, chunk },
+        options,
+        Vec::new,
+        |block: &mut Vec<(RecordInfo, Tree)>, reader, info| {
+            block.push((info, read_whole(reader)?));
+            Ok(())
+        },
+        |block| {
+            for (info, tree) in block {
+                records.push(Got {
+                    number: records.len() as u64 + 1,
+                    line: usize::try_from(info.line).expect("a line number fits usize"),
+                    offset: usize::try_from(info.offset).expect("an offset fits usize"),
+                    value: Some(tree),
+                });
+            }
+            Ok(())
+        },
+    );
+    Ingested { records, summary }
+}
+
+/// A span parallel ingestion gave, relative to the record at `offset`, made absolute as
+/// [`NdjsonReader`]'s are.
+fn absolute(span: Option<Span>, offset: u64) -> Option<Span> {
+    let offset = usize::try_from(offset).expect("an offset fits usize");
+    span.map(|s| Span::new(s.start + offset, s.end + offset))
 }
 
 // ----- the per-line oracle ------------------------------------------------------------------
@@ -608,6 +666,23 @@ fn render(spec: &StreamGen) -> Stream {
     }
 }
 
+/// `spec`'s stream with its lines written again after themselves until it is at least `len`
+/// bytes long (at most 64 times over): parallel ingestion cuts its blocks at lines, at 1 KiB
+/// at the least, so only a stream that long is read in several blocks, with records on
+/// both sides of each cut. The BOM, if any, stays at the start only.
+fn repeated(spec: &StreamGen, len: usize) -> Stream {
+    let once = render(spec).bytes.len().max(1);
+    let times = len.div_ceil(once).clamp(1, 64);
+    render(&StreamGen {
+        bom: spec.bom,
+        lines: std::iter::repeat_n(&spec.lines, times)
+            .flatten()
+            .cloned()
+            .collect(),
+        last_break: spec.last_break,
+    })
+}
+
 // ----- strategies ---------------------------------------------------------------------------
 
 /// Space between tokens: mostly none.
@@ -813,6 +888,24 @@ fn stream_with_target() -> impl Strategy<Value = (StreamGen, usize)> {
                 .insert(at, (LineGen::Record { lead, value, trail }, crlf));
             (spec, k)
         })
+}
+
+/// How parallel ingestion is run, always in input order: one worker or two, with blocks of
+/// 1, 7 or 64 bytes or of the default size. (`split_blocks` raises a block size under 1 KiB
+/// to 1 KiB, which [`repeated`] streams are long enough to cut.) The default size is drawn
+/// less often: it fits any generated stream in one block, and a run with it takes some
+/// milliseconds in a debug build, where the small sizes take a fraction of one.
+fn parallel_options() -> impl Strategy<Value = ParallelOptions> {
+    let block_size = prop_oneof![
+        15 => prop::sample::select(vec![1, 7, 64]),
+        1 => Just(ParallelOptions::default().block_size),
+    ];
+    (1usize..=2, block_size).prop_map(|(jobs, block_size)| ParallelOptions {
+        jobs,
+        ordered: true,
+        block_size,
+        ..ParallelOptions::default()
+    })
 }
 
 // ----- faults -------------------------------------------------------------------------------
@@ -1184,6 +1277,213 @@ fn check_broken(
     Ok(())
 }
 
+/// Checks that parallel ingestion, run with `options`, reads `stream`, which has no fault, as
+/// [`NdjsonReader`] does: the same records, with the same values, on the same lines, and no
+/// error; and that [`parallel::ingest_records`] hands out the same values. Its record offsets
+/// are where the records' lines start (the generator knows where), as [`RecordInfo::offset`]
+/// says, where `NdjsonReader`'s are where their values start. `shown` names the stream in
+/// failures.
+fn check_parallel(
+    stream: &Stream,
+    chunk: usize,
+    options: &ParallelOptions,
+    shown: &str,
+) -> Result<(), TestCaseError> {
+    let bytes = &stream.bytes;
+    let slice = read_slice(bytes, &[]);
+    if let Some(error) = &slice.error {
+        return Err(TestCaseError::fail(format!(
+            "{shown}: sluice refuses it: {error}"
+        )));
+    }
+    prop_assert_eq!(slice.records.len(), stream.records.len(), "{}", shown);
+    let expected: Vec<Got> = slice
+        .records
+        .iter()
+        .zip(&stream.records)
+        .map(|(read, written)| Got {
+            number: read.number,
+            line: read.line,
+            offset: written.line_start,
+            value: read.value.clone(),
+        })
+        .collect();
+    let ingested = ingest(bytes, chunk, options);
+    let summary = match ingested.summary {
+        Ok(summary) => summary,
+        Err(error) => {
+            return Err(TestCaseError::fail(format!(
+                "{shown}: parallel ingestion refuses it: {error}"
+            )));
+        }
+    };
+    for (got, read) in ingested.records.iter().zip(&expected) {
+        prop_assert_eq!(got, read, "{}", shown);
+    }
+    prop_assert_eq!(ingested.records.len(), expected.len(), "{}", shown);
+    prop_assert_eq!(summary.records, expected.len() as u64, "{}", shown);
+    prop_assert_eq!(summary.bytes, bytes.len() as u64, "{}", shown);
+    prop_assert!(summary.errors.is_empty(), "{}: {:?}", shown, summary.errors);
+
+    let mut values = Vec::new();
+    let summary = parallel::ingest_records(
+        bytes.as_slice(),
+        options,
+        |reader| read_whole(reader),
+        |tree| {
+            values.push(Some(tree));
+            Ok(())
+        },
+    );
+    if let Err(error) = summary {
+        return Err(TestCaseError::fail(format!(
+            "{shown}: ingest_records refuses it: {error}"
+        )));
+    }
+    let read: Vec<_> = slice.records.into_iter().map(|r| r.value).collect();
+    prop_assert!(values == read, "{}: ingest_records' values differ", shown);
+    Ok(())
+}
+
+/// Checks that parallel ingestion, run with `options`, finds `broken`'s fault in record `k`
+/// of `stream` as [`NdjsonReader`] reports it: stopping there with the same error code and
+/// span (made absolute with the record's offset) on the same line; and with `skip_errors`,
+/// collecting that record as the only bad one and reading every other record as the
+/// generator wrote it, at the start of its line. A fault that puts a line break into the
+/// record makes each of its lines a bad record: the first is unclosed, and the others close
+/// what they never opened, so that serde_json refuses each of them too.
+fn check_parallel_broken(
+    stream: &Stream,
+    k: usize,
+    broken: &Broken,
+    chunk: usize,
+    options: &ParallelOptions,
+) -> Result<(), TestCaseError> {
+    let bytes = &broken.bytes;
+    let shown = String::from_utf8_lossy(bytes);
+    let slice = read_slice(bytes, &[]);
+    let Some(expected) = &slice.error else {
+        return Err(TestCaseError::fail(format!(
+            "{shown:?}: sluice reads {} records and no error, line {} is no JSON text",
+            slice.records.len(),
+            broken.line
+        )));
+    };
+    let Some(span) = expected.span() else {
+        return Err(TestCaseError::fail(format!(
+            "{shown:?}: no span on {expected}"
+        )));
+    };
+
+    let breaks = |bytes: &[u8]| bytes.iter().filter(|&&b| b == b'\n').count();
+    let added_lines = breaks(bytes)
+        .checked_sub(breaks(&stream.bytes))
+        .expect("no fault takes a line break out");
+    let bad_lines: Vec<u64> = (broken.line..=broken.line + added_lines)
+        .map(|line| line as u64)
+        .collect();
+    // The records after the broken one moved by the lines and bytes the fault put in (or
+    // took out).
+    let moved = broken.bytes.len() as isize - stream.bytes.len() as isize;
+    let others: Vec<Got> = stream
+        .records
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != k)
+        .enumerate()
+        .map(|(n, (i, written))| {
+            let (lines, bytes) = if i < k { (0, 0) } else { (added_lines, moved) };
+            Got {
+                number: n as u64 + 1,
+                line: written.line + lines,
+                offset: written
+                    .line_start
+                    .checked_add_signed(bytes)
+                    .expect("a record after the fault starts after it"),
+                value: Some(written.tree.clone()),
+            }
+        })
+        .collect();
+
+    // Stopping at the first error: the bad record's, on its line.
+    let stopped = ingest(bytes, chunk, options);
+    let error = match stopped.summary {
+        Ok(summary) => {
+            return Err(TestCaseError::fail(format!(
+                "{shown:?}: parallel ingestion reads {} records and no error, line {} is no \
+                 JSON text",
+                summary.records, broken.line
+            )));
+        }
+        Err(error) => error,
+    };
+    prop_assert_eq!(error.code(), expected.code(), "{:?}: {}", shown, error);
+    prop_assert_eq!(
+        error.line_column().map(|p| p.line),
+        Some(broken.line),
+        "{:?}: {}",
+        shown,
+        error
+    );
+    // Whatever was delivered before the run stopped are records before the broken one.
+    prop_assert!(
+        stopped.records.len() <= k && others.starts_with(&stopped.records),
+        "{:?}: delivered {:?}",
+        shown,
+        stopped.records
+    );
+
+    // Skipping errors: the bad record, at the error NdjsonReader gives, and every other.
+    let skipping = ParallelOptions {
+        skip_errors: true,
+        ..options.clone()
+    };
+    let skipped = ingest(bytes, chunk, &skipping);
+    let summary = match skipped.summary {
+        Ok(summary) => summary,
+        Err(error) => {
+            return Err(TestCaseError::fail(format!(
+                "{shown:?}: parallel ingestion stops at {error} though it skips errors"
+            )));
+        }
+    };
+    let lines: Vec<u64> = summary.errors.iter().map(|e| e.record.line).collect();
+    prop_assert_eq!(
+        &lines,
+        &bad_lines,
+        "{:?}: the lines of the bad records",
+        shown
+    );
+    let first = &summary.errors[0];
+    prop_assert_eq!(
+        first.error.code(),
+        expected.code(),
+        "{:?}: {}",
+        shown,
+        first.error
+    );
+    prop_assert_eq!(
+        absolute(first.error.span(), first.record.offset),
+        Some(span),
+        "{:?}: {} in the record at {}",
+        shown,
+        first.error,
+        first.record.offset
+    );
+    prop_assert_eq!(
+        error.span(),
+        first.error.span(),
+        "{:?}: the error that stopped the run",
+        shown
+    );
+    for (got, written) in skipped.records.iter().zip(&others) {
+        prop_assert_eq!(got, written, "{:?}", shown);
+    }
+    prop_assert_eq!(skipped.records.len(), others.len(), "{:?}", shown);
+    prop_assert_eq!(summary.records, others.len() as u64, "{:?}", shown);
+    Ok(())
+}
+
 // ----- the tests ----------------------------------------------------------------------------
 
 proptest! {
@@ -1269,6 +1569,50 @@ proptest! {
         let stream = render(&spec);
         let broken = apply_spanning(&stream, k, &fault);
         check_broken(&stream, k, &broken, chunk)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    #[test]
+    fn parallel_ingestion_reads_generated_streams_as_the_ndjson_reader_does(
+        spec in stream(),
+        chunk in 1usize..8,
+        options in parallel_options(),
+    ) {
+        let shown = format!("{:?} over and over", String::from_utf8_lossy(&render(&spec).bytes));
+        check_parallel(&repeated(&spec, 2 * 1024), chunk, &options, &shown)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn parallel_ingestion_stops_at_or_skips_a_faulty_line_as_the_ndjson_reader_reports_it(
+        (spec, k) in stream_with_target(),
+        fault in fault(),
+        chunk in 1usize..8,
+        options in parallel_options(),
+    ) {
+        let stream = render(&spec);
+        check_parallel_broken(&stream, k, &apply(&stream, k, &fault), chunk, &options)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn parallel_ingestion_stops_at_or_skips_a_record_broken_over_lines_as_the_ndjson_reader_reports_it(
+        (spec, k) in stream_with_target(),
+        fault in spanning(),
+        chunk in 1usize..8,
+        options in parallel_options(),
+    ) {
+        let stream = render(&spec);
+        check_parallel_broken(&stream, k, &apply_spanning(&stream, k, &fault), chunk, &options)?;
     }
 }
 
