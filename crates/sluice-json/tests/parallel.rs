@@ -305,6 +305,14 @@ fn assert_readers_agree(input: &str, options: &sluice_json::JsonOptions) {
     }
 }
 
+/// Strict JSON with comments, and nothing else relaxed.
+fn strict_with_comments() -> sluice_json::JsonOptions {
+    sluice_json::JsonOptions {
+        comments: true,
+        ..sluice_json::JsonOptions::strict()
+    }
+}
+
 #[test]
 fn a_byte_order_mark_may_open_only_the_input_as_in_the_record_reader() {
     let strict = sluice_json::JsonOptions::strict();
@@ -327,10 +335,7 @@ fn a_byte_order_mark_may_open_only_the_input_as_in_the_record_reader() {
 
 #[test]
 fn lines_without_a_value_hold_no_record_as_in_the_record_reader() {
-    let relaxed = sluice_json::JsonOptions {
-        comments: true,
-        ..sluice_json::JsonOptions::strict()
-    };
+    let relaxed = strict_with_comments();
     // Comment lines are skipped where comments are allowed, and are errors where not.
     let commented = "// header\n{\"id\":1}\n  /* note */  \n{\"id\":2} // trailing\n";
     assert_eq!(
@@ -385,10 +390,7 @@ fn a_line_that_ends_inside_a_string_fails_as_in_the_record_reader() {
 fn a_block_comment_over_several_lines_is_unclosed_on_its_line() {
     // The one input the two readers read differently: `NdjsonReader` allows the comment
     // between records; a line alone holds it unclosed.
-    let relaxed = sluice_json::JsonOptions {
-        comments: true,
-        ..sluice_json::JsonOptions::strict()
-    };
+    let relaxed = strict_with_comments();
     let text = "/* exported\n   by hand */\n{\"id\":1}\n";
     assert_eq!(
         record_reader_outcome(text, relaxed.clone()).unwrap().len(),
