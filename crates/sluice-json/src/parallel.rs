@@ -11,8 +11,9 @@
 //! line without a value (blank, or only comments where the options allow them) holds no
 //! record, and a byte order mark may open the input's first line only. (A block comment
 //! over several lines, which `NdjsonReader` allows between records, is the exception: a
-//! line alone holds it unclosed.) A bad record is reported with its 1-based line number and absolute
-//! byte offset; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
+//! line alone holds it unclosed.) A bad record is reported with its 1-based line number and
+//! the absolute byte offset of its line; with [`ParallelOptions::skip_errors`] it is
+//! collected and the run goes on.
 //!
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
 //! file at newline boundaries can run this per shard.
