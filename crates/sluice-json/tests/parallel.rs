@@ -10,6 +10,13 @@ fn records(count: usize) -> String {
         .collect()
 }
 
+/// The value `reader` is at, whole.
+fn read_value(reader: &mut impl Reader) -> sluice_core::Result<Value> {
+    let mut writer = ValueWriter::new();
+    pipe_value(reader, &mut writer)?;
+    writer.into_value()
+}
+
 fn small_blocks(jobs: usize) -> ParallelOptions {
     ParallelOptions {
         jobs,
@@ -157,11 +164,7 @@ fn one_and_two_workers_give_the_same_values_on_the_corpus() {
         let summary = ingest_records(
             bytes.as_slice(),
             &options,
-            |reader| {
-                let mut writer = ValueWriter::new();
-                pipe_value(reader, &mut writer)?;
-                writer.into_value()
-            },
+            |reader| read_value(reader),
             |value| {
                 values.push(value);
                 Ok(())
@@ -207,11 +210,7 @@ fn a_value_broken_over_lines_fails_on_its_first_line_as_in_the_record_reader() {
         let parallel = ingest_records(
             input.as_bytes(),
             &ParallelOptions::default(),
-            |reader| {
-                let mut writer = ValueWriter::new();
-                pipe_value(reader, &mut writer)?;
-                writer.into_value()
-            },
+            |reader| read_value(reader),
             |_| Ok(()),
         );
         let parallel = parallel.expect_err(input);
@@ -221,8 +220,7 @@ fn a_value_broken_over_lines_fails_on_its_first_line_as_in_the_record_reader() {
         let error = loop {
             match records.next_record() {
                 Ok(Some(mut record)) => {
-                    let mut writer = ValueWriter::new();
-                    if let Err(error) = pipe_value(&mut record, &mut writer) {
+                    if let Err(error) = read_value(&mut record) {
                         break error;
                     }
                 }
@@ -245,9 +243,7 @@ fn record_reader_outcome(
         sluice_json::NdjsonReader::new(sluice_json::SliceInput::new(input.as_ref()), options);
     let mut values = Vec::new();
     while let Some(mut record) = records.next_record()? {
-        let mut writer = ValueWriter::new();
-        pipe_value(&mut record, &mut writer)?;
-        values.push(writer.into_value()?);
+        values.push(read_value(&mut record)?);
     }
     Ok(values)
 }
@@ -266,11 +262,7 @@ fn parallel_outcome(
             json: options,
             ..small_blocks(2)
         },
-        |reader| {
-            let mut writer = ValueWriter::new();
-            pipe_value(reader, &mut writer)?;
-            writer.into_value()
-        },
+        |reader| read_value(reader),
         |value| {
             values.push(value);
             Ok(())
