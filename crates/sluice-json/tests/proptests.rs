@@ -52,6 +52,23 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// The tokens of `value` and the text `JsonWriter` writes of them, pretty or condensed,
+/// ASCII-only or not.
+fn written(value: &Value, pretty: bool, ascii: bool) -> (Vec<Token>, String) {
+    let tokens = Token::read_all(&mut ValueReader::new(value)).unwrap();
+    let options = WriterOptions {
+        escape_non_ascii: ascii,
+        ..if pretty {
+            WriterOptions::pretty()
+        } else {
+            WriterOptions::condensed()
+        }
+    };
+    let mut writer = JsonWriter::new(Vec::new(), options);
+    Token::write_all(&tokens, &mut writer).unwrap();
+    (tokens, writer.into_string().unwrap())
+}
+
 /// serde_json's default float parse is not correctly rounded: a written float may come back
 /// this many units in the last place away from the value written.
 const SERDE_JSON_FLOAT_SLACK: u64 = 2;
@@ -119,14 +136,7 @@ proptest! {
         // The writer's output checked by an independent parser, not by sluice's own reader
         // only: a bug that writer and reader share (an escape, a number's spelling, the
         // pretty layout) would pass the round trip above but not this.
-        let tokens = Token::read_all(&mut ValueReader::new(&value)).unwrap();
-        let options = WriterOptions {
-            escape_non_ascii: ascii,
-            ..if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() }
-        };
-        let mut writer = JsonWriter::new(Vec::new(), options);
-        Token::write_all(&tokens, &mut writer).unwrap();
-        let text = writer.into_string().unwrap();
+        let (_, text) = written(&value, pretty, ascii);
         if ascii {
             prop_assert!(text.is_ascii(), "{}", text);
         }
@@ -199,14 +209,7 @@ proptest! {
 
     #[test]
     fn any_value_written_reads_back_equal(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
-        let tokens = Token::read_all(&mut ValueReader::new(&value)).unwrap();
-        let options = WriterOptions {
-            escape_non_ascii: ascii,
-            ..if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() }
-        };
-        let mut writer = JsonWriter::new(Vec::new(), options);
-        Token::write_all(&tokens, &mut writer).unwrap();
-        let text = writer.into_string().unwrap();
+        let (tokens, text) = written(&value, pretty, ascii);
         let back = read_checked(&mut JsonReader::from_str(&text)).unwrap();
         prop_assert_eq!(canon(&back), canon(&tokens));
         let io = common::read_trickle(text.as_bytes(), 3, &JsonOptions::strict()).unwrap();
