@@ -106,14 +106,19 @@ fn read_spanned<S: Input>(mut reader: JsonReader<S>) -> Result<Vec<(Token, Span)
     }
 }
 
-/// Reads one whole value (its first token and, for a container, everything to its end).
-fn read_value<R: Reader + ?Sized>(reader: &mut R, depth: impl Fn(&R) -> usize) -> Result<()> {
+/// Reads one whole value (its first token and, for a container, everything to its end):
+/// its tokens.
+fn read_value<R: Reader + ?Sized>(
+    reader: &mut R,
+    depth: impl Fn(&R) -> usize,
+) -> Result<Vec<Token>> {
     let start = depth(reader);
+    let mut tokens = Vec::new();
     loop {
         let entry = reader.peek()?;
-        Token::read(reader, entry)?;
+        tokens.push(Token::read(reader, entry)?);
         if depth(reader) <= start {
-            return Ok(());
+            return Ok(tokens);
         }
     }
 }
@@ -310,7 +315,7 @@ fn check_skip(data: &[u8], options: &JsonOptions, name: &str) {
             return;
         }
         let skipped = skipping.skip();
-        let read = read_value(&mut reading, JsonReader::depth);
+        let read = read_value(&mut reading, JsonReader::depth).map(drop);
         if agree(skipped, &read, &what).is_none() {
             return;
         }
@@ -794,22 +799,15 @@ fn read_values<S: Input>(
     let mut values = Vec::new();
     loop {
         assert!(values.len() <= limit, "more root values than bytes");
-        let mut tokens = Vec::new();
-        loop {
-            let entry = match reader.peek() {
-                Ok(Entry::Ended) if tokens.is_empty() => return (values, None),
-                Ok(entry) => entry,
-                Err(err) => return (values, Some(err)),
-            };
-            match Token::read(&mut reader, entry) {
-                Ok(token) => tokens.push(token),
-                Err(err) => return (values, Some(err)),
-            }
-            if reader.depth() == 0 {
-                break;
-            }
+        let outcome = match reader.peek() {
+            Ok(Entry::Ended) => return (values, None),
+            Ok(_) => read_value(&mut reader, JsonReader::depth),
+            Err(err) => Err(err),
+        };
+        match outcome {
+            Ok(tokens) => values.push(tokens),
+            Err(err) => return (values, Some(err)),
         }
-        values.push(tokens);
     }
 }
 
@@ -939,15 +937,7 @@ fn check_lines(
     let mut lines = Vec::new();
     let (_, errors) = read_lines(data, first, &parallel, |reader, _| {
         // One value, as a record holds; what follows it on the line is `finish`'s.
-        let mut tokens = Vec::new();
-        loop {
-            let entry = reader.peek()?;
-            tokens.push(Token::read(reader, entry)?);
-            if reader.depth() == 0 {
-                break;
-            }
-        }
-        lines.push(tokens);
+        lines.push(read_value(reader, JsonReader::depth)?);
         Ok(())
     });
     // The one thing a line alone cannot read: a block comment over several lines, which

@@ -604,18 +604,24 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// An error found when a token is read (not lexed: a string's UTF-8, a duplicate key, a
-    /// number that does not convert) inside an NDJSON record's value that a line feed cut
-    /// off before it: the record ends first, as for the lexer's errors (see
-    /// [`Self::lexer_error`]), and as a reader of the line alone reports it.
+    /// number that does not convert), or the record's cut-off in its place (see
+    /// [`Self::record_cut_error`]).
     #[cold]
     fn cut_by_record_line(&self, err: Error) -> Error {
-        let cut = err
+        self.record_cut_error(&err).unwrap_or(err)
+    }
+
+    /// Inside an NDJSON record's value, the error that replaces `err` when a line feed comes
+    /// before it (before the position, for an error without a span): the line ends first,
+    /// so the value is cut off there, whatever comes on the next line, as a reader of that
+    /// line alone reports it. One rule for the lexer's errors and those found by a read.
+    #[cold]
+    fn record_cut_error(&self, err: &Error) -> Option<Error> {
+        let start = err
             .span()
-            .and_then(|span| self.record_cut_before(span.start));
-        match cut {
-            Some(at) => record_line_end_error(at).with_path(self.path()),
-            None => err,
-        }
+            .map_or(self.input.offset() + self.pos, |span| span.start);
+        let at = self.record_cut_before(start)?;
+        Some(record_line_end_error(at).with_path(self.path()))
     }
 
     /// Adds the data path to an error of the lexer: the path of the slot where the
@@ -626,13 +632,8 @@ impl<S: Input> JsonReader<S> {
     /// `$.width`).
     #[cold]
     fn lexer_error(&self, err: Error) -> Error {
-        // Inside an NDJSON record's value, a line feed before the error ends the record
-        // first: the value is cut off there, whatever comes on the next line.
-        let start = err
-            .span()
-            .map_or(self.input.offset() + self.pos, |span| span.start);
-        if let Some(at) = self.record_cut_before(start) {
-            return record_line_end_error(at).with_path(self.path());
+        if let Some(cut) = self.record_cut_error(&err) {
+            return cut;
         }
         if err.path().is_some() {
             return err;
