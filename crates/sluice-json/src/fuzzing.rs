@@ -10,8 +10,8 @@ use sluice_core::{Entry, Error, ErrorCode, Number, OwnedNumber, Reader, Result, 
 
 use crate::parallel::{ParallelOptions, RecordInfo, read_lines};
 use crate::{
-    DuplicateKeys, Input, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader, NonFinite,
-    SliceInput, WriterOptions, codes,
+    DuplicateKeys, IO_WINDOW, Input, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader,
+    NonFinite, SliceInput, WriterOptions, codes,
 };
 
 /// Hands out at most `size` bytes per read: one byte is the hardest case for the `io::Read`
@@ -34,6 +34,21 @@ impl io::Read for Chunks<'_> {
 /// The read sizes an input may be handed out in (chosen by the input, see [`Choices`]).
 const CHUNK_SIZES: [usize; 8] = [1, 1, 2, 3, 7, 32, 33, 4096];
 
+/// The window sizes of the `io::Read` path (chosen by the input, see [`Choices`]). Fuzz
+/// inputs are far shorter than the default window, which they would never fill: small
+/// windows make tokens straddle the window's edge, and the window move and grow, on every
+/// input.
+const WINDOW_SIZES: [usize; 8] = [1, 2, 3, 8, 17, 64, IO_WINDOW, IO_WINDOW];
+
+/// The `io::Read` input of `data`, handed out in the chosen reads and window.
+fn io_input(data: &[u8], choices: Choices) -> IoInput<Chunks<'_>> {
+    let chunks = Chunks {
+        data,
+        size: choices.chunk,
+    };
+    IoInput::with_window(chunks, choices.window)
+}
+
 /// The four presets, in the order the choices index them.
 fn presets() -> [(&'static str, JsonOptions); 4] {
     [
@@ -50,6 +65,8 @@ fn presets() -> [(&'static str, JsonOptions); 4] {
 struct Choices {
     /// Bytes per read on the `io::Read` path.
     chunk: usize,
+    /// The window size of the `io::Read` path.
+    window: usize,
     /// The preset read again with [`DuplicateKeys::LastWins`].
     last_wins: usize,
     /// The preset read again with a small `max_depth`, and that depth (0 to 4).
@@ -72,6 +89,7 @@ impl Choices {
         let bits = |shift: u32, count: u32| (hash >> shift) as usize % count as usize;
         Choices {
             chunk: CHUNK_SIZES[bits(0, 8)],
+            window: WINDOW_SIZES[bits(29, 8)],
             last_wins: bits(3, 4),
             shallow: bits(5, 4),
             max_depth: bits(7, 5),
@@ -273,16 +291,10 @@ fn check_options(
     choices: Choices,
 ) -> Result<Vec<Token>> {
     let slice = read_document(slice_reader(data, options));
-    let stream = read_document(
-        JsonReader::from_read(Chunks {
-            data,
-            size: choices.chunk,
-        })
-        .with_options(options.clone()),
-    );
+    let stream = read_document(JsonReader::new(io_input(data, choices), options.clone()));
     let what = format!(
-        "{name}: slice and io::Read ({} bytes a read)",
-        choices.chunk
+        "{name}: slice and io::Read ({} bytes a read, a {}-byte window)",
+        choices.chunk, choices.window
     );
     agree_ref(&slice, &stream, &what);
     check_skip(data, options, name);
@@ -650,11 +662,7 @@ fn check_typed_reads(
         choices.turn,
         true,
     );
-    let stream = JsonReader::from_read(Chunks {
-        data,
-        size: choices.chunk,
-    })
-    .with_options(options.clone());
+    let stream = JsonReader::new(io_input(data, choices), options.clone());
     typed_walk(stream, &spanned, name, choices.turn + 1, false);
 
     // Each number text alone (once per input), with every typed read: the bare text takes
@@ -884,15 +892,12 @@ fn check_ndjson(data: &[u8], choices: Choices) {
 
     check_lines(data, &options, &records, error.as_ref(), &what);
 
-    let stream = Chunks {
-        data,
-        size: choices.chunk,
-    };
-    let reader = NdjsonReader::new(IoInput::new(stream), options);
+    let reader = NdjsonReader::new(io_input(data, choices), options);
     let (partial, partial_error) = read_records(reader, data, Some(choices.turn));
     let what = format!(
-        "{what}: records read by turns over io::Read ({} bytes a read) and in full over the slice",
-        choices.chunk
+        "{what}: records read by turns over io::Read ({} bytes a read, a {}-byte window) and \
+         in full over the slice",
+        choices.chunk, choices.window
     );
     match (&partial_error, &error) {
         (None, None) => assert_eq!(partial.len(), records.len(), "{what}: record counts differ"),

@@ -130,6 +130,8 @@ pub const IO_WINDOW: usize = 64 * 1024;
 pub struct IoInput<R> {
     reader: R,
     buf: Vec<u8>,
+    /// The window's size when it is first filled.
+    window: usize,
     len: usize,
     offset: usize,
     eof: bool,
@@ -138,9 +140,34 @@ pub struct IoInput<R> {
 impl<R: io::Read> IoInput<R> {
     /// Wraps `reader`. Nothing is read until the first token is asked for.
     pub fn new(reader: R) -> IoInput<R> {
+        IoInput::with_window(reader, IO_WINDOW)
+    }
+
+    /// Wraps `reader` with a window of `size` bytes (at least 1) instead of
+    /// [`IO_WINDOW`]: smaller to hold less memory per reader (the window still grows
+    /// while one token needs more), larger for fewer calls to `reader`.
+    ///
+    /// The tokens and errors are the same for every size; only memory and the number of
+    /// reads change.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{IoInput, JsonOptions, JsonReader};
+    ///
+    /// let input = IoInput::with_window(&b"[\"a long string\", 12345]"[..], 4);
+    /// let mut reader = JsonReader::new(input, JsonOptions::strict());
+    /// reader.read_array_root()?;
+    /// assert_eq!(reader.read_str()?, "a long string");
+    /// assert_eq!(reader.read_u32()?, 12345);
+    /// reader.read_array_end()?;
+    /// reader.finish()?;
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    pub fn with_window(reader: R, size: usize) -> IoInput<R> {
         IoInput {
             reader,
             buf: Vec::new(),
+            window: size.max(1),
             len: 0,
             offset: 0,
             eof: false,
@@ -189,7 +216,7 @@ impl<R: io::Read> Input for IoInput<R> {
             return Ok(Refill { shift, more: false });
         }
         if self.buf.is_empty() {
-            self.buf.resize(IO_WINDOW, 0);
+            self.buf.resize(self.window, 0);
         }
         if self.len == self.buf.len() {
             if keep > 0 {

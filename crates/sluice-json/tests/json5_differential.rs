@@ -24,7 +24,7 @@ use proptest::sample::Index;
 use proptest::test_runner::RngSeed;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use sluice_core::{Entry, Error, Reader, Span};
-use sluice_json::{JsonOptions, JsonReader, codes};
+use sluice_json::{IO_WINDOW, IoInput, JsonOptions, JsonReader, codes};
 
 // ----- values ---------------------------------------------------------------------------
 
@@ -234,7 +234,10 @@ fn read_sluice_trickled(text: &str, chunk: usize) -> sluice_core::Result<Tree> {
         bytes: text.as_bytes(),
         chunk,
     };
-    let mut reader = JsonReader::from_read(input).with_options(JsonOptions::json5());
+    // Odd chunk sizes through a window the reader fills, moves and grows (see
+    // `IoInput::with_window`), even ones through the default window.
+    let window = if chunk % 2 == 1 { chunk + 4 } else { IO_WINDOW };
+    let mut reader = JsonReader::new(IoInput::with_window(input, window), JsonOptions::json5());
     let value = tree(&mut reader, &mut Vec::new())?;
     reader.finish()?;
     Ok(value)

@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{outcome, read_slice, read_trickle};
+use common::{outcome, read_slice, read_trickle, read_windowed};
 use sluice_json::{DuplicateKeys, JsonOptions, codes};
 
 fn suite() -> Option<Vec<(String, Vec<u8>)>> {
@@ -77,6 +77,15 @@ fn the_io_read_path_agrees_with_the_slice_path_on_every_file() {
         for chunk in [1, 7, 4096] {
             let io = outcome(read_trickle(bytes, chunk, &options));
             assert_eq!(slice, io, "{name} with {chunk}-byte reads");
+        }
+        for window in 1..=9 {
+            for chunk in [1, 3, 4096] {
+                let io = outcome(read_windowed(bytes, chunk, window, &options));
+                assert_eq!(
+                    slice, io,
+                    "{name} with {chunk}-byte reads, a {window}-byte window"
+                );
+            }
         }
     }
 }

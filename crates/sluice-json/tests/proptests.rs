@@ -208,31 +208,46 @@ proptest! {
     }
 
     #[test]
-    fn any_value_written_reads_back_equal(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
+    fn any_value_written_reads_back_equal(
+        value in value(),
+        pretty in any::<bool>(),
+        ascii in any::<bool>(),
+        window in 1usize..40,
+    ) {
         let (tokens, text) = written(&value, pretty, ascii);
         let back = read_checked(&mut JsonReader::from_str(&text)).unwrap();
         prop_assert_eq!(canon(&back), canon(&tokens));
         let io = common::read_trickle(text.as_bytes(), 3, &JsonOptions::strict()).unwrap();
-        prop_assert_eq!(io, back);
+        prop_assert_eq!(&io, &back);
+        let windowed = common::read_windowed(text.as_bytes(), 5, window, &JsonOptions::strict()).unwrap();
+        prop_assert_eq!(windowed, back);
     }
 
     #[test]
-    fn any_bytes_read_without_panic_and_both_paths_agree(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+    fn any_bytes_read_without_panic_and_both_paths_agree(
+        bytes in prop::collection::vec(any::<u8>(), 0..64),
+        window in 1usize..12,
+    ) {
         for options in [JsonOptions::strict(), JsonOptions::relaxed(), JsonOptions::ndjson(), JsonOptions::json5()] {
             let slice = common::outcome(common::read_slice(&bytes, &options));
             let io = common::outcome(common::read_trickle(&bytes, 1, &options));
-            prop_assert_eq!(slice, io);
+            prop_assert_eq!(&slice, &io);
+            let windowed = common::outcome(common::read_windowed(&bytes, 2, window, &options));
+            prop_assert_eq!(slice, windowed);
         }
     }
 
     #[test]
     fn json_like_text_reads_without_panic_and_both_paths_agree(
-        text in "[\\[\\]{}:,\"\\\\ 0-9a-fA-FeExu.+\\-/*\n\r\t'INT]{0,48}"
+        text in "[\\[\\]{}:,\"\\\\ 0-9a-fA-FeExu.+\\-/*\n\r\t'INT]{0,48}",
+        window in 1usize..12,
     ) {
         for options in [JsonOptions::strict(), JsonOptions::json5()] {
             let slice = common::outcome(common::read_slice(text.as_bytes(), &options));
             let io = common::outcome(common::read_trickle(text.as_bytes(), 1, &options));
-            prop_assert_eq!(slice, io);
+            prop_assert_eq!(&slice, &io);
+            let windowed = common::outcome(common::read_windowed(text.as_bytes(), 3, window, &options));
+            prop_assert_eq!(slice, windowed);
         }
     }
 }

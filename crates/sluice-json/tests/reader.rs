@@ -6,7 +6,7 @@ mod common;
 use common::{outcome, read_slice, read_trickle};
 use sluice_core::testing::read_checked;
 use sluice_core::{Entry, ErrorCode, NumberHint, Reader, Span, Token, codes as core_codes};
-use sluice_json::{JsonOptions, JsonReader, codes};
+use sluice_json::{IoInput, JsonOptions, JsonReader, codes};
 
 fn strict() -> JsonOptions {
     JsonOptions::strict()
@@ -485,6 +485,24 @@ fn a_utf8_byte_order_mark_is_skipped_and_spans_stay_absolute() {
         read_slice(b"\xEF\xBB\xBF{}", &strict()).unwrap(),
         vec![Token::MapRoot(None), Token::MapEnd]
     );
+}
+
+#[test]
+fn a_chosen_window_keeps_its_size_and_grows_only_for_a_longer_token() {
+    let numbers: String = (0..5000).map(|i| format!("{i},")).collect();
+    let read_windowed = |doc: &str| {
+        let input = IoInput::with_window(doc.as_bytes(), 32);
+        let mut reader = JsonReader::new(input, strict());
+        let tokens = Token::read_all(&mut reader).unwrap();
+        reader.finish().unwrap();
+        assert_eq!(tokens, read_slice(doc.as_bytes(), &strict()).unwrap());
+        reader.into_input().capacity()
+    };
+    // 29 KB of short tokens through a 32-byte window: it moves, it never grows.
+    assert_eq!(read_windowed(&format!("[{numbers}0]")), 32);
+    // One 102-byte string among them: doubled twice to hold it, no more.
+    let long = format!("[{numbers}\"{}\", 0]", "x".repeat(100));
+    assert_eq!(read_windowed(&long), 128);
 }
 
 #[test]

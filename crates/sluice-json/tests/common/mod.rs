@@ -4,7 +4,7 @@
 use std::io;
 
 use sluice_core::{Entry, Reader, Result, Token};
-use sluice_json::{Input, JsonOptions, JsonReader};
+use sluice_json::{Input, IoInput, JsonOptions, JsonReader};
 
 /// Reads every token, then `finish()`.
 pub fn read_document<S: Input>(reader: &mut JsonReader<S>) -> Result<Vec<Token>> {
@@ -38,6 +38,18 @@ impl io::Read for Trickle<'_> {
 pub fn read_trickle(bytes: &[u8], chunk: usize, options: &JsonOptions) -> Result<Vec<Token>> {
     let mut reader = JsonReader::from_read(Trickle { bytes, chunk }).with_options(options.clone());
     read_document(&mut reader)
+}
+
+/// [`read_trickle`] through a window of `window` bytes instead of the default one, so that
+/// tokens straddle the window's edge and the window moves and grows on small inputs.
+pub fn read_windowed(
+    bytes: &[u8],
+    chunk: usize,
+    window: usize,
+    options: &JsonOptions,
+) -> Result<Vec<Token>> {
+    let input = IoInput::with_window(Trickle { bytes, chunk }, window);
+    read_document(&mut JsonReader::new(input, options.clone()))
 }
 
 /// The outcome of a read as comparable data: tokens, or (code, span).
