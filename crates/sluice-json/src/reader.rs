@@ -996,15 +996,18 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// The first line feed of the current NDJSON record before window position `to`:
-    /// the one found already, or one in the bytes not searched yet (absolute offset).
-    fn record_line_feed_before(&self, to: usize) -> Option<usize> {
-        let offset = self.input.offset();
+    /// The first line feed of the current NDJSON record before the absolute offset `end`:
+    /// the one found already, or one in the bytes of the window not searched yet (absolute
+    /// offset). `end` may lie before the window (an error that started in bytes a refill
+    /// has dropped): those bytes were searched before they were dropped, so the answer is
+    /// then the line feed found already, compared with `end` itself.
+    fn record_line_feed_before(&self, end: usize) -> Option<usize> {
         if let Some(at) = self.record_line_feed {
-            return (at < offset + to).then_some(at);
+            return (at < end).then_some(at);
         }
+        let offset = self.input.offset();
         let window = self.input.window();
-        let to = to.min(window.len());
+        let to = end.saturating_sub(offset).min(window.len());
         let from = self.record_searched_to.saturating_sub(offset).min(to);
         memchr::memchr(b'\n', &window[from..to]).map(|at| offset + from + at)
     }
@@ -1016,14 +1019,15 @@ impl<S: Input> JsonReader<S> {
         if !self.records || self.frames.is_empty() {
             return None;
         }
-        self.record_line_feed_before(end.saturating_sub(self.input.offset()))
+        self.record_line_feed_before(end)
     }
 
     /// Searches the current NDJSON record's bytes up to window position `to` for its
     /// first line feed, and remembers what was searched (before a refill drops it).
     fn search_record_for_line_feed(&mut self, to: usize) {
-        self.record_line_feed = self.record_line_feed_before(to);
-        self.record_searched_to = self.input.offset() + to;
+        let end = self.input.offset() + to;
+        self.record_line_feed = self.record_line_feed_before(end);
+        self.record_searched_to = end;
     }
 
     /// The line feed inside the NDJSON record whose value just ended, if it holds one: the

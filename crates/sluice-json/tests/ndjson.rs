@@ -373,6 +373,32 @@ fn an_unclosed_comment_is_reported_on_the_line_where_it_opens() {
 }
 
 #[test]
+fn an_unclosed_comment_inside_a_record_is_reported_after_the_window_has_moved_past_it() {
+    // The comment opens inside a record's value and runs over a line feed to the end of
+    // the input, which is longer than the window: when the missing `*/` is found, the
+    // comment's start is long gone from the window. The error is still the unclosed
+    // comment at its start, which comes before the line feed, as over the slice.
+    let text = format!(
+        "{{\"a\":1}}\n{{\"b\" /* {}\n{}",
+        "x".repeat(100),
+        "y".repeat(70_000)
+    );
+    let expected = (codes::UNCLOSED_COMMENT, Some(Span::new(13, text.len())));
+    let slice = failure(collect(&mut NdjsonReader::new(
+        sluice_json::SliceInput::new(text.as_bytes()),
+        JsonOptions::json5(),
+    )));
+    assert_eq!((slice.code(), slice.span()), expected);
+    for chunk in [7, 4096] {
+        let io = failure(collect(&mut json5_records(Trickle {
+            bytes: text.as_bytes(),
+            chunk,
+        })));
+        assert_eq!((io.code(), io.span()), expected, "{chunk}-byte reads");
+    }
+}
+
+#[test]
 fn json5_whitespace_may_surround_records_but_only_a_line_feed_separates_them() {
     for text in [
         "1 \n\u{c}2",
