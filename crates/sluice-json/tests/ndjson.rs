@@ -395,6 +395,12 @@ fn an_unclosed_comment_inside_a_record_is_reported_after_the_window_has_moved_pa
             chunk,
         })));
         assert_eq!((io.code(), io.span()), expected, "{chunk}-byte reads");
+        assert_eq!(io.notes(), slice.notes(), "{chunk}-byte reads");
+        assert!(
+            io.notes().iter().any(|note| note == "in record 2 (line 2)"),
+            "{:?}",
+            io.notes()
+        );
     }
 }
 
