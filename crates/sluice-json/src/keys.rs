@@ -19,6 +19,13 @@
 //! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
 //! this tracker is not used). Closing an object truncates both arenas, so memory is bounded
 //! by the keys of the open objects.
+//!
+//! A key without escapes is not copied when it is read: its entry holds its absolute offset
+//! in the input. A slice stays put, so that is all it ever needs. An `io::Read` window drops
+//! bytes when it moves on, and before each refill the reader calls
+//! [`KeyTracker::detach_from_input`], which copies the keys still held by offset into the
+//! arena: each key at most once, and only those of objects still open then, where copying
+//! every key as it was read cost about 5% of the `io::Read` path's instructions.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
@@ -32,18 +39,35 @@ struct KeyEntry {
     fingerprint: u64,
     len: usize,
     start: usize,
-    /// `start` is an offset in the (stable) input rather than in the arena.
+    /// `start` is an absolute offset in the input rather than in the arena.
     in_input: bool,
 }
 
-/// Where a key's bytes are: in the reader's input (which must then stay put while the
-/// object is open, as a slice does), or somewhere temporary (copied to the arena).
+/// Where a key's bytes are: in the reader's input (which must then keep them until they are
+/// detached, see [`KeyTracker::detach_from_input`]), or somewhere temporary (copied to the
+/// arena).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum KeyBytes<'a> {
-    /// At this offset of the stable input.
+    /// At this absolute offset of the input.
     Input(usize, &'a [u8]),
-    /// Decoded or from a moving window: copied.
+    /// Decoded: copied.
     Copy(&'a [u8]),
+}
+
+/// The reader's input as the tracker sees it: the bytes it holds now, and the absolute
+/// offset of the first (0 for a slice, which holds the whole input).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InputBytes<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) offset: usize,
+}
+
+impl<'a> InputBytes<'a> {
+    /// All of the input, from its start.
+    #[cfg(test)]
+    fn whole(bytes: &'a [u8]) -> InputBytes<'a> {
+        InputBytes { bytes, offset: 0 }
+    }
 }
 
 impl<'a> KeyBytes<'a> {
@@ -136,6 +160,10 @@ pub(crate) struct KeyTracker {
     bytes: Vec<u8>,
     entries: Vec<KeyEntry>,
     frames: Vec<KeyFrame>,
+    /// The entries before this one are all in the arena (see [`Self::detach_from_input`]).
+    first_in_input: usize,
+    /// Where [`Self::detach_from_input`] gathers the bytes it rebuilds the arena's end with.
+    detached: Vec<u8>,
     /// Hash indexes of closed objects, kept to reuse their allocations.
     /// Boxed as in the frames, so an index moves between them and here as one pointer.
     #[allow(clippy::vec_box)]
@@ -185,14 +213,18 @@ fn fingerprint(key: &[u8]) -> u64 {
 }
 
 /// The bytes of `entry`, in the input or in the arena.
-fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s [u8], input: &'s [u8]) -> &'s [u8] {
-    let source = if entry.in_input { input } else { arena };
-    &source[entry.start..entry.start + entry.len]
+fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s [u8], input: InputBytes<'s>) -> &'s [u8] {
+    if entry.in_input {
+        let start = entry.start - input.offset;
+        &input.bytes[start..start + entry.len]
+    } else {
+        &arena[entry.start..entry.start + entry.len]
+    }
 }
 
 /// Whether `entry` holds `key`, whose fingerprint is `print`.
 #[inline(always)]
-fn holds(entry: &KeyEntry, key: &[u8], print: u64, arena: &[u8], input: &[u8]) -> bool {
+fn holds(entry: &KeyEntry, key: &[u8], print: u64, arena: &[u8], input: InputBytes<'_>) -> bool {
     entry.fingerprint == print
         && entry.len == key.len()
         && (key.len() <= 8 || entry_bytes(entry, arena, input) == key)
@@ -212,13 +244,21 @@ impl KeyTracker {
     #[inline]
     pub(crate) fn close(&mut self) {
         if let Some(frame) = self.frames.pop() {
-            self.entries.truncate(frame.first_entry);
-            self.bytes.truncate(frame.first_byte);
+            self.truncate(frame.first_entry, frame.first_byte);
             if let Some(mut index) = frame.index {
                 index.clear();
                 self.spare_indexes.push(index);
             }
         }
+    }
+
+    /// Forgets the entries from `entry` on, and the arena's bytes from `byte` on (theirs).
+    #[inline(always)]
+    fn truncate(&mut self, entry: usize, byte: usize) {
+        self.entries.truncate(entry);
+        self.bytes.truncate(byte);
+        // Entries pushed from here on may be held by offset.
+        self.first_in_input = self.first_in_input.min(entry);
     }
 
     #[inline(always)]
@@ -251,19 +291,18 @@ impl KeyTracker {
         let Some(frame) = self.frames.last() else {
             return;
         };
-        self.entries.truncate(frame.first_entry);
-        self.bytes.truncate(frame.first_byte);
+        self.truncate(frame.first_entry, frame.first_byte);
         self.push(key, 0);
     }
 
     /// Adds `key` to the innermost object; `false` when the object already has it. `input`
-    /// is the stable input that [`KeyBytes::Input`] offsets point into.
+    /// is what [`KeyBytes::Input`] offsets, this key's and those of earlier keys, point into.
     ///
     /// Inlined where keys are read: the common case (a key the object's filter has never
     /// seen, in an object below [`SMALL_OBJECT`] keys) is a fingerprint, one filter test and
     /// one entry pushed, with no call; the rest is [`Self::is_new_slow`], out of line.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: &[u8]) -> bool {
+    pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: InputBytes<'_>) -> bool {
         let Some(frame) = self.frames.last_mut() else {
             return true;
         };
@@ -286,7 +325,13 @@ impl KeyTracker {
     /// cannot tell or the object is large; builds the hash index when the object grows past
     /// [`SMALL_OBJECT`] keys, and adds `text` to it.
     #[inline(never)]
-    fn is_new_slow(&mut self, text: &[u8], print: u64, maybe_seen: bool, input: &[u8]) -> bool {
+    fn is_new_slow(
+        &mut self,
+        text: &[u8],
+        print: u64,
+        maybe_seen: bool,
+        input: InputBytes<'_>,
+    ) -> bool {
         #[cfg(test)]
         let one_hash_for_all = self.one_hash_for_all;
         let KeyTracker {
@@ -341,9 +386,51 @@ impl KeyTracker {
         true
     }
 
+    /// Copies the keys still held as offsets in `input` into the arena, before the input
+    /// drops bytes (an `io::Read` window that moves on). Only the entries added since the
+    /// last call can be such keys; they are rebuilt in order at the arena's end, so that it
+    /// still holds the keys of each object after those of the objects around it, and
+    /// closing an object still truncates it to where that object's keys begin.
+    pub(crate) fn detach_from_input(&mut self, input: InputBytes<'_>) {
+        let KeyTracker {
+            bytes: arena,
+            entries,
+            frames,
+            first_in_input,
+            detached,
+            ..
+        } = self;
+        let from = *first_in_input;
+        *first_in_input = entries.len();
+        let tail = &mut entries[from..];
+        if !tail.iter().any(|entry| entry.in_input) {
+            return;
+        }
+        // The entries before `from` are all in the arena, their bytes in order before
+        // those of the entries after them.
+        let tail_start = from
+            .checked_sub(1)
+            .map_or(0, |last| entries[last].start + entries[last].len);
+        let tail = &mut entries[from..];
+        detached.clear();
+        for entry in tail.iter_mut() {
+            let start = tail_start + detached.len();
+            detached.extend_from_slice(entry_bytes(entry, arena, input));
+            entry.start = start;
+            entry.in_input = false;
+        }
+        arena.truncate(tail_start);
+        arena.extend_from_slice(detached);
+        for frame in frames.iter_mut().filter(|frame| frame.first_entry >= from) {
+            frame.first_byte = entries
+                .get(frame.first_entry)
+                .map_or(arena.len(), |entry| entry.start);
+        }
+    }
+
     /// The current (last) key of the object at nesting position `object` (0 = outermost
     /// open object), if it has one yet.
-    pub(crate) fn current_key(&self, object: usize, input: &[u8]) -> Option<String> {
+    pub(crate) fn current_key(&self, object: usize, input: InputBytes<'_>) -> Option<String> {
         let frame = self.frames.get(object)?;
         let end = self
             .frames
@@ -368,26 +455,35 @@ mod tests {
         keys.open();
         let input = b"..k0..k199";
         for i in 0..200 {
-            assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
+            assert!(keys.insert(
+                KeyBytes::Copy(format!("k{i}").as_bytes()),
+                InputBytes::whole(input)
+            ));
         }
-        assert!(!keys.insert(KeyBytes::Input(2, b"k0"), input));
-        assert!(!keys.insert(KeyBytes::Input(6, b"k199"), input));
-        assert!(!keys.insert(KeyBytes::Copy(b"k23"), input));
+        assert!(!keys.insert(KeyBytes::Input(2, b"k0"), InputBytes::whole(input)));
+        assert!(!keys.insert(KeyBytes::Input(6, b"k199"), InputBytes::whole(input)));
+        assert!(!keys.insert(KeyBytes::Copy(b"k23"), InputBytes::whole(input)));
         keys.open();
         assert!(
-            keys.insert(KeyBytes::Input(2, b"k0"), input),
+            keys.insert(KeyBytes::Input(2, b"k0"), InputBytes::whole(input)),
             "a nested object has its own keys"
         );
         assert!(
-            !keys.insert(KeyBytes::Copy(b"k0"), input),
+            !keys.insert(KeyBytes::Copy(b"k0"), InputBytes::whole(input)),
             "borrowed and copied keys compare"
         );
-        assert_eq!(keys.current_key(1, input).as_deref(), Some("k0"));
+        assert_eq!(
+            keys.current_key(1, InputBytes::whole(input)).as_deref(),
+            Some("k0")
+        );
         keys.close();
-        assert_eq!(keys.current_key(0, input).as_deref(), Some("k199"));
+        assert_eq!(
+            keys.current_key(0, InputBytes::whole(input)).as_deref(),
+            Some("k199")
+        );
         keys.close();
         keys.open();
-        assert!(keys.insert(KeyBytes::Copy(b"k0"), input));
+        assert!(keys.insert(KeyBytes::Copy(b"k0"), InputBytes::whole(input)));
     }
 
     #[test]
@@ -415,17 +511,20 @@ mod tests {
             let mut keys = KeyTracker::default();
             keys.open();
             for i in 0..extra {
-                assert!(keys.insert(KeyBytes::Copy(format!("pad{i}").as_bytes()), b""));
+                assert!(keys.insert(
+                    KeyBytes::Copy(format!("pad{i}").as_bytes()),
+                    InputBytes::whole(b"")
+                ));
             }
             for name in &names {
                 assert!(
-                    keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
+                    keys.insert(KeyBytes::Copy(name.as_bytes()), InputBytes::whole(b"")),
                     "{name:?} is new"
                 );
             }
             for name in &names {
                 assert!(
-                    !keys.insert(KeyBytes::Copy(name.as_bytes()), b""),
+                    !keys.insert(KeyBytes::Copy(name.as_bytes()), InputBytes::whole(b"")),
                     "{name:?} is a duplicate"
                 );
             }
@@ -458,31 +557,34 @@ mod tests {
         let input = b"abcabc";
         let mut keys = KeyTracker::default();
         assert!(
-            keys.insert(KeyBytes::Input(0, &input[..3]), input),
+            keys.insert(KeyBytes::Input(0, &input[..3]), InputBytes::whole(input)),
             "no object is open: nothing to check"
         );
         keys.open();
-        assert!(keys.insert(KeyBytes::Input(0, &input[..3]), input));
+        assert!(keys.insert(KeyBytes::Input(0, &input[..3]), InputBytes::whole(input)));
         let filter = keys.frames[0].filter;
         assert!(
-            !keys.insert(KeyBytes::Copy(b"abc"), input),
+            !keys.insert(KeyBytes::Copy(b"abc"), InputBytes::whole(input)),
             "a copied duplicate of a key in the input"
         );
         assert_eq!(keys.entries.len(), 1, "a duplicate is never added");
         assert_eq!(keys.frames[0].filter, filter);
-        assert!(!keys.insert(KeyBytes::Input(3, &input[3..]), input));
-        assert!(keys.insert(KeyBytes::Copy(b"copied"), input));
-        assert!(!keys.insert(KeyBytes::Copy(b"copied"), input));
+        assert!(!keys.insert(KeyBytes::Input(3, &input[3..]), InputBytes::whole(input)));
+        assert!(keys.insert(KeyBytes::Copy(b"copied"), InputBytes::whole(input)));
+        assert!(!keys.insert(KeyBytes::Copy(b"copied"), InputBytes::whole(input)));
         // From `SMALL_OBJECT` keys on, every key goes to the slow path (and its hash index).
         for i in 2..SMALL_OBJECT {
-            assert!(keys.insert(KeyBytes::Copy(format!("k{i}").as_bytes()), input));
+            assert!(keys.insert(
+                KeyBytes::Copy(format!("k{i}").as_bytes()),
+                InputBytes::whole(input)
+            ));
         }
         assert_eq!(keys.entries.len(), SMALL_OBJECT);
         assert!(keys.frames[0].index.is_none());
-        assert!(keys.insert(KeyBytes::Copy(b"new"), input));
+        assert!(keys.insert(KeyBytes::Copy(b"new"), InputBytes::whole(input)));
         assert!(keys.frames[0].index.is_some());
-        assert!(!keys.insert(KeyBytes::Copy(b"new"), input));
-        assert!(!keys.insert(KeyBytes::Input(0, &input[..3]), input));
+        assert!(!keys.insert(KeyBytes::Copy(b"new"), InputBytes::whole(input)));
+        assert!(!keys.insert(KeyBytes::Input(0, &input[..3]), InputBytes::whole(input)));
     }
 
     /// Keys such as `key_number_00000017_with_some_padding_text_here`: long, alike, and
@@ -497,11 +599,17 @@ mod tests {
         keys.open();
         let count = 100_000;
         for i in 0..count {
-            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+            assert!(keys.insert(
+                KeyBytes::Copy(similar_key(i).as_bytes()),
+                InputBytes::whole(b"")
+            ));
         }
         let index_comparisons_of_new_keys = keys.index_comparisons;
         for i in [0, 1, 63, 64, 65, count / 2, count - 1] {
-            assert!(!keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+            assert!(!keys.insert(
+                KeyBytes::Copy(similar_key(i).as_bytes()),
+                InputBytes::whole(b"")
+            ));
         }
         // New keys meet no other key of their (random, 64-bit) hash: two of 100,000 keys
         // share one with a probability near 1e-9. Each duplicate meets its first occurrence.
@@ -518,13 +626,19 @@ mod tests {
         keys.open();
         let count = 300;
         for i in 0..count {
-            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+            assert!(keys.insert(
+                KeyBytes::Copy(similar_key(i).as_bytes()),
+                InputBytes::whole(b"")
+            ));
         }
         for i in [0, 64, 65, count - 1] {
-            assert!(!keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+            assert!(!keys.insert(
+                KeyBytes::Copy(similar_key(i).as_bytes()),
+                InputBytes::whole(b"")
+            ));
         }
-        assert!(keys.insert(KeyBytes::Copy(b"one more"), b""));
-        assert!(!keys.insert(KeyBytes::Copy(b"one more"), b""));
+        assert!(keys.insert(KeyBytes::Copy(b"one more"), InputBytes::whole(b"")));
+        assert!(!keys.insert(KeyBytes::Copy(b"one more"), InputBytes::whole(b"")));
         // The index was built and used: every lookup past `SMALL_OBJECT` walked the chain.
         assert!(keys.index_comparisons > 0);
         // A closed object's index is kept for the next large object, emptied.
@@ -533,10 +647,60 @@ mod tests {
         assert!(keys.spare_indexes[0].previous.is_empty());
         keys.open();
         for i in 0..count {
-            assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), b""));
+            assert!(keys.insert(
+                KeyBytes::Copy(similar_key(i).as_bytes()),
+                InputBytes::whole(b"")
+            ));
         }
-        assert!(!keys.insert(KeyBytes::Copy(similar_key(count - 1).as_bytes()), b""));
+        assert!(!keys.insert(
+            KeyBytes::Copy(similar_key(count - 1).as_bytes()),
+            InputBytes::whole(b"")
+        ));
         assert!(keys.spare_indexes.is_empty(), "the spare index was reused");
+    }
+
+    #[test]
+    fn keys_held_by_offset_survive_the_window_moving_on() {
+        // A window over `..alpha..beta..gamma`, later moved on to bytes that hold none of
+        // the keys: detached keys must answer from the arena.
+        let first = InputBytes {
+            bytes: b"..alpha..beta..gamma",
+            offset: 100,
+        };
+        let mut keys = KeyTracker::default();
+        keys.open();
+        assert!(keys.insert(KeyBytes::Input(102, b"alpha"), first));
+        keys.open();
+        assert!(keys.insert(KeyBytes::Copy(b"escaped"), first));
+        assert!(keys.insert(KeyBytes::Input(109, b"beta"), first));
+        keys.detach_from_input(first);
+        let moved = InputBytes {
+            bytes: b"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            offset: 200,
+        };
+        assert_eq!(keys.current_key(1, moved).as_deref(), Some("beta"));
+        assert!(!keys.insert(KeyBytes::Copy(b"beta"), moved));
+        assert!(!keys.insert(KeyBytes::Copy(b"escaped"), moved));
+        keys.close();
+        assert_eq!(keys.current_key(0, moved).as_deref(), Some("alpha"));
+        assert!(!keys.insert(KeyBytes::Copy(b"alpha"), moved));
+
+        // Entries pushed where closed objects' entries were, after a detach, are held by
+        // offset again and detached at the next move.
+        let second = InputBytes {
+            bytes: b"..delta..epsilon",
+            offset: 300,
+        };
+        keys.open();
+        assert!(keys.insert(KeyBytes::Input(302, b"delta"), second));
+        assert!(keys.insert(KeyBytes::Input(309, b"epsilon"), second));
+        keys.detach_from_input(second);
+        assert!(!keys.insert(KeyBytes::Copy(b"epsilon"), moved));
+        assert!(!keys.insert(KeyBytes::Copy(b"delta"), moved));
+        assert_eq!(keys.current_key(1, moved).as_deref(), Some("epsilon"));
+        keys.close();
+        assert_eq!(keys.current_key(0, moved).as_deref(), Some("alpha"));
+        assert_eq!(keys.bytes, b"alpha", "closing still truncates the arena");
     }
 
     #[test]
@@ -545,7 +709,10 @@ mod tests {
         keys.open();
         keys.replace(KeyBytes::Copy(b"a"));
         keys.replace(KeyBytes::Input(1, b"b"));
-        assert_eq!(keys.current_key(0, b"ab").as_deref(), Some("b"));
+        assert_eq!(
+            keys.current_key(0, InputBytes::whole(b"ab")).as_deref(),
+            Some("b")
+        );
         assert_eq!(keys.entries.len(), 1);
     }
 }

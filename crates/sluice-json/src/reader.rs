@@ -23,7 +23,7 @@ use sluice_core::{
 
 use crate::codes;
 use crate::input::{Input, IoInput, SliceInput};
-use crate::keys::{KeyBytes, KeyTracker};
+use crate::keys::{InputBytes, KeyBytes, KeyTracker};
 use crate::options::{DuplicateKeys, JsonOptions};
 use crate::scan::{self, NumberScan};
 
@@ -700,7 +700,7 @@ impl<S: Input> JsonReader<S> {
                 } else if self.keys_in_frames() {
                     (frame.key_len > 0).then(|| self.key_in_input(frame.key_at, frame.key_len))
                 } else {
-                    self.keys.current_key(object, self.input.window())
+                    self.keys.current_key(object, self.key_input())
                 };
                 if let Some(key) = key {
                     path.push_key(key);
@@ -719,6 +719,14 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn keys_in_frames(&self) -> bool {
         self.options.duplicate_keys == DuplicateKeys::LastWins && self.input.is_stable()
+    }
+
+    /// The input as the key tracker reads the keys it holds by offset.
+    fn key_input(&self) -> InputBytes<'_> {
+        InputBytes {
+            bytes: self.input.window(),
+            offset: self.input.offset(),
+        }
     }
 
     /// The text of the key token at absolute offset `at` (`len` bytes) of a stable input,
@@ -825,6 +833,13 @@ impl<S: Input> JsonReader<S> {
             }
             if self.records && !self.frames.is_empty() {
                 self.search_record_for_line_feed(self.pos);
+            }
+            if !self.input.is_stable() {
+                // The refill may drop the bytes of keys the tracker holds by offset.
+                self.keys.detach_from_input(InputBytes {
+                    bytes: self.input.window(),
+                    offset: self.input.offset(),
+                });
             }
             let refill = self.input.refill(self.pos)?;
             self.pos -= refill.shift;
@@ -2364,12 +2379,15 @@ impl<S: Input> JsonReader<S> {
             && let Some((from, to, _)) = pending.borrowed_content()
             && let Some(text) = self.input.window().get(self.pos + from..self.pos + to)
         {
-            let key = if self.input.is_stable() {
-                KeyBytes::Input(self.pos + from, text)
-            } else {
-                KeyBytes::Copy(text)
+            // Held by its offset, also in a moving window: `ensure_slow` detaches it before
+            // a refill drops its bytes.
+            let offset = self.input.offset();
+            let key = KeyBytes::Input(offset + self.pos + from, text);
+            let input = InputBytes {
+                bytes: self.input.window(),
+                offset,
             };
-            if self.keys.insert(key, self.input.window()) {
+            if self.keys.insert(key, input) {
                 return Ok(());
             }
             return Err(self.duplicate_key_error(text, pending.len));
@@ -2378,7 +2396,8 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::track_key`] for the keys it does not handle in line: decoded keys (escapes),
-    /// and every key with `LastWins` over a moving input. Both are copied into the tracker.
+    /// copied into the tracker, and every key with `LastWins` over a moving input, held by
+    /// offset as in `track_key` unless escaped.
     /// It reads the pending token itself rather than taking it as an argument, which would
     /// make every caller copy it to the stack, on the fast path too.
     #[inline(never)]
@@ -2386,9 +2405,15 @@ impl<S: Input> JsonReader<S> {
         let Some(pending) = self.pending else {
             return Ok(());
         };
-        let window = self.input.window();
+        let input = InputBytes {
+            bytes: self.input.window(),
+            offset: self.input.offset(),
+        };
         let key = match pending.borrowed_content() {
-            Some((from, to, _)) => KeyBytes::Copy(&window[self.pos + from..self.pos + to]),
+            Some((from, to, _)) => KeyBytes::Input(
+                input.offset + self.pos + from,
+                &input.bytes[self.pos + from..self.pos + to],
+            ),
             None => KeyBytes::Copy(self.scratch.as_bytes()),
         };
         match self.options.duplicate_keys {
@@ -2397,7 +2422,7 @@ impl<S: Input> JsonReader<S> {
                 Ok(())
             }
             DuplicateKeys::Error => {
-                if self.keys.insert(key, window) {
+                if self.keys.insert(key, input) {
                     return Ok(());
                 }
                 let name = match key {
