@@ -103,7 +103,8 @@ impl Input for SliceInput<'_> {
     }
 }
 
-/// The window size of [`IoInput`]; it grows only while one token is larger than this.
+/// The default window size of [`IoInput`] (see [`IoInput::with_window`] for another); it
+/// grows only while one token is larger than this.
 pub const IO_WINDOW: usize = 64 * 1024;
 
 /// Input from any [`io::Read`], through a window of [`IO_WINDOW`] bytes.

@@ -302,7 +302,9 @@ impl<'a> JsonReader<SliceInput<'a>> {
 
 impl<R: io::Read> JsonReader<IoInput<R>> {
     /// A strict reader over any [`io::Read`]. No need to wrap it in a `BufReader`: the
-    /// reader buffers itself.
+    /// reader buffers itself, in a window of [`IO_WINDOW`](crate::IO_WINDOW) bytes (build
+    /// the input with [`IoInput::with_window`] and pass it to [`JsonReader::new`] for
+    /// another size).
     ///
     /// ```
     /// use sluice_core::Reader;
