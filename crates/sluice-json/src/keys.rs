@@ -410,15 +410,29 @@ impl KeyTracker {
         let tail_start = from
             .checked_sub(1)
             .map_or(0, |last| entries[last].start + entries[last].len);
-        detached.clear();
-        for entry in &mut entries[from..] {
-            let start = tail_start + detached.len();
-            detached.extend_from_slice(entry_bytes(entry, arena, input));
-            entry.start = start;
-            entry.in_input = false;
+        if entries[from..].iter().all(|entry| entry.in_input) {
+            // The common case: no key of the tail is in the arena, so their bytes go
+            // straight after those of the entries before it.
+            arena.truncate(tail_start);
+            for entry in &mut entries[from..] {
+                let start = arena.len();
+                arena.extend_from_slice(entry_bytes(entry, &[], input));
+                entry.start = start;
+                entry.in_input = false;
+            }
+        } else {
+            // Decoded keys among them are in the arena already, after `tail_start`: gather
+            // every key of the tail first, then write them back in order.
+            detached.clear();
+            for entry in &mut entries[from..] {
+                let start = tail_start + detached.len();
+                detached.extend_from_slice(entry_bytes(entry, arena, input));
+                entry.start = start;
+                entry.in_input = false;
+            }
+            arena.truncate(tail_start);
+            arena.extend_from_slice(detached);
         }
-        arena.truncate(tail_start);
-        arena.extend_from_slice(detached);
         for frame in frames.iter_mut().filter(|frame| frame.first_entry >= from) {
             frame.first_byte = entries
                 .get(frame.first_entry)
