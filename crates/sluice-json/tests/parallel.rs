@@ -297,6 +297,16 @@ fn assert_readers_agree(input: &str, options: &sluice_json::JsonOptions) {
     }
 }
 
+/// The first error of `input`, which both readers meet alike (code and span): the one the
+/// parallel ingestion reports.
+fn error_of_both(
+    input: &str,
+    options: &sluice_json::JsonOptions,
+) -> (sluice_core::ErrorCode, Option<sluice_core::Span>) {
+    assert_readers_agree(input, options);
+    parallel_outcome(input, options.clone()).unwrap_err()
+}
+
 /// Strict JSON with comments, and nothing else relaxed.
 fn strict_with_comments() -> sluice_json::JsonOptions {
     sluice_json::JsonOptions {
@@ -316,13 +326,12 @@ fn a_byte_order_mark_may_open_only_the_input_as_in_the_record_reader() {
     assert_readers_agree(opened, &strict);
     // On a later line (files joined by `cat`), it is no whitespace: the line's error.
     let later = "{\"id\":1}\n\u{feff}{\"id\":2}\n";
-    let (code, span) = parallel_outcome(later, strict.clone()).unwrap_err();
+    let (code, span) = error_of_both(later, &strict);
     assert_eq!(code, codes::UNEXPECTED_TOKEN);
     assert_eq!(
         span.map(|span| span.start),
         Some(later.find('\u{feff}').unwrap())
     );
-    assert_readers_agree(later, &strict);
 }
 
 #[test]
@@ -338,10 +347,9 @@ fn lines_without_a_value_hold_no_record_as_in_the_record_reader() {
     assert_readers_agree(commented, &sluice_json::JsonOptions::strict());
     // A form feed is ASCII whitespace but not JSON whitespace: not a blank line.
     let form_feed = "{\"id\":1}\n\u{c}\n{\"id\":2}\n";
-    let (code, span) = parallel_outcome(form_feed, relaxed.clone()).unwrap_err();
+    let (code, span) = error_of_both(form_feed, &relaxed);
     assert_eq!(code, codes::UNEXPECTED_TOKEN);
     assert_eq!(span.map(|span| span.start), Some(9));
-    assert_readers_agree(form_feed, &relaxed);
     // With JSON5 whitespace it is one, in both.
     let json5 = sluice_json::JsonOptions::json5();
     assert_eq!(parallel_outcome(form_feed, json5.clone()).unwrap().len(), 2);
@@ -354,24 +362,20 @@ fn a_line_that_ends_inside_a_string_fails_as_in_the_record_reader() {
     // cuts the record off at its line feed, as any value that goes on past one.
     let strict = sluice_json::JsonOptions::strict();
     let raw = "[\"abc\n\"]\n";
-    let (code, span) = parallel_outcome(raw, strict.clone()).unwrap_err();
     assert_eq!(
-        (code, span),
+        error_of_both(raw, &strict),
         (codes::CONTROL_CHARACTER, Some(sluice_core::Span::new(5, 6)))
     );
-    assert_readers_agree(raw, &strict);
     let json5 = sluice_json::JsonOptions::json5();
     for escaped in ["['s\\\n']\n", "['s\\\r\n']\n", "'s\\\n'\n"] {
-        let (code, span) = parallel_outcome(escaped, json5.clone()).unwrap_err();
         let line_feed = escaped.find('\n').unwrap();
         assert_eq!(
-            (code, span),
+            error_of_both(escaped, &json5),
             (
                 codes::UNEXPECTED_EOF,
                 Some(sluice_core::Span::at(line_feed))
             )
         );
-        assert_readers_agree(escaped, &json5);
     }
     // A lone carriage return is no line break: the continuation holds.
     assert_readers_agree("['s\\\rt']\n", &json5);
