@@ -28,6 +28,8 @@
 //! as it was read cost 3.5% to 4% of the `io::Read` path's instructions).
 
 use std::collections::HashMap;
+
+use crate::input::Input;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 /// Objects with more keys than this get a hash index instead of a linear scan.
@@ -63,6 +65,15 @@ pub(crate) struct InputBytes<'a> {
 }
 
 impl<'a> InputBytes<'a> {
+    /// What `input` holds now.
+    #[inline(always)]
+    pub(crate) fn of(input: &'a impl Input) -> InputBytes<'a> {
+        InputBytes {
+            bytes: input.window(),
+            offset: input.offset(),
+        }
+    }
+
     /// All of the input, from its start.
     #[cfg(test)]
     fn whole(bytes: &'a [u8]) -> InputBytes<'a> {
@@ -410,28 +421,23 @@ impl KeyTracker {
         let tail_start = from
             .checked_sub(1)
             .map_or(0, |last| entries[last].start + entries[last].len);
-        if entries[from..].iter().all(|entry| entry.in_input) {
-            // The common case: no key of the tail is in the arena, so their bytes go
-            // straight after those of the entries before it.
-            arena.truncate(tail_start);
-            for entry in &mut entries[from..] {
-                let start = arena.len();
-                arena.extend_from_slice(entry_bytes(entry, &[], input));
-                entry.start = start;
-                entry.in_input = false;
-            }
-        } else {
-            // Decoded keys among them are in the arena already, after `tail_start`: gather
-            // every key of the tail first, then write them back in order.
-            detached.clear();
-            for entry in &mut entries[from..] {
-                let start = tail_start + detached.len();
-                detached.extend_from_slice(entry_bytes(entry, arena, input));
-                entry.start = start;
-                entry.in_input = false;
-            }
-            arena.truncate(tail_start);
-            arena.extend_from_slice(detached);
+        // The arena's bytes from `tail_start` on are those of the tail's decoded keys (mostly
+        // none): set them aside, then write every key of the tail back in order, a key held
+        // by offset copied once, straight from the input.
+        detached.clear();
+        detached.extend_from_slice(&arena[tail_start..]);
+        arena.truncate(tail_start);
+        for entry in &mut entries[from..] {
+            let start = arena.len();
+            let bytes = if entry.in_input {
+                entry_bytes(entry, &[], input)
+            } else {
+                let at = entry.start - tail_start;
+                &detached[at..at + entry.len]
+            };
+            arena.extend_from_slice(bytes);
+            entry.start = start;
+            entry.in_input = false;
         }
         for frame in frames.iter_mut().filter(|frame| frame.first_entry >= from) {
             frame.first_byte = entries

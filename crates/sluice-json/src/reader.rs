@@ -702,7 +702,7 @@ impl<S: Input> JsonReader<S> {
                 } else if self.keys_in_frames() {
                     (frame.key_len > 0).then(|| self.key_in_input(frame.key_at, frame.key_len))
                 } else {
-                    self.keys.current_key(object, self.key_input())
+                    self.keys.current_key(object, InputBytes::of(&self.input))
                 };
                 if let Some(key) = key {
                     path.push_key(key);
@@ -721,14 +721,6 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn keys_in_frames(&self) -> bool {
         self.options.duplicate_keys == DuplicateKeys::LastWins && self.input.is_stable()
-    }
-
-    /// The input as the key tracker reads the keys it holds by offset.
-    fn key_input(&self) -> InputBytes<'_> {
-        InputBytes {
-            bytes: self.input.window(),
-            offset: self.input.offset(),
-        }
     }
 
     /// The text of the key token at absolute offset `at` (`len` bytes) of a stable input,
@@ -838,10 +830,7 @@ impl<S: Input> JsonReader<S> {
             }
             if !self.input.is_stable() {
                 // The refill may drop the bytes of keys the tracker holds by offset.
-                self.keys.detach_from_input(InputBytes {
-                    bytes: self.input.window(),
-                    offset: self.input.offset(),
-                });
+                self.keys.detach_from_input(InputBytes::of(&self.input));
             }
             let refill = self.input.refill(self.pos)?;
             self.pos -= refill.shift;
@@ -2383,12 +2372,8 @@ impl<S: Input> JsonReader<S> {
         {
             // Held by its offset, also in a moving window: `ensure_slow` detaches it before
             // a refill drops its bytes.
-            let offset = self.input.offset();
-            let key = KeyBytes::Input(offset + self.pos + from, text);
-            let input = InputBytes {
-                bytes: self.input.window(),
-                offset,
-            };
+            let input = InputBytes::of(&self.input);
+            let key = KeyBytes::Input(input.offset + self.pos + from, text);
             if self.keys.insert(key, input) {
                 return Ok(());
             }
@@ -2407,10 +2392,7 @@ impl<S: Input> JsonReader<S> {
         let Some(pending) = self.pending else {
             return Ok(());
         };
-        let input = InputBytes {
-            bytes: self.input.window(),
-            offset: self.input.offset(),
-        };
+        let input = InputBytes::of(&self.input);
         let key = match pending.borrowed_content() {
             Some((from, to, _)) => KeyBytes::Input(
                 input.offset + self.pos + from,
