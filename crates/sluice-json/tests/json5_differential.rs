@@ -18,13 +18,12 @@ mod common;
 use std::collections::HashSet;
 use std::fmt;
 
-use common::Trickle;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::RngSeed;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use sluice_core::{Entry, Error, Reader, Span};
-use sluice_json::{IO_WINDOW, IoInput, JsonOptions, JsonReader, codes};
+use sluice_json::{JsonOptions, JsonReader, codes};
 
 // ----- values ---------------------------------------------------------------------------
 
@@ -228,16 +227,10 @@ fn read_sluice(text: &str) -> sluice_core::Result<(Tree, Vec<Scalar>)> {
 }
 
 /// The same read through `io::Read`, `chunk` bytes at a time, so that tokens straddle
-/// refills.
+/// refills (and, for odd sizes, the window's moves: see [`common::trickle_input`]).
 fn read_sluice_trickled(text: &str, chunk: usize) -> sluice_core::Result<Tree> {
-    let input = Trickle {
-        bytes: text.as_bytes(),
-        chunk,
-    };
-    // Odd chunk sizes through a window the reader fills, moves and grows (see
-    // `IoInput::with_window`), even ones through the default window.
-    let window = if chunk % 2 == 1 { chunk + 4 } else { IO_WINDOW };
-    let mut reader = JsonReader::new(IoInput::with_window(input, window), JsonOptions::json5());
+    let input = common::trickle_input(text.as_bytes(), chunk);
+    let mut reader = JsonReader::new(input, JsonOptions::json5());
     let value = tree(&mut reader, &mut Vec::new())?;
     reader.finish()?;
     Ok(value)

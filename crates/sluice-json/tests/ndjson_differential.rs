@@ -43,7 +43,7 @@ use proptest::test_runner::RngSeed;
 use serde_json::Value;
 use sluice_core::{Entry, Error, ErrorCode, NumberHint, Reader, Span};
 use sluice_json::parallel::{self, IngestSummary, ParallelOptions, RecordInfo};
-use sluice_json::{IO_WINDOW, Input, IoInput, JsonOptions, NdjsonReader, codes};
+use sluice_json::{Input, JsonOptions, NdjsonReader, codes};
 
 // ----- values -------------------------------------------------------------------------------
 
@@ -278,12 +278,9 @@ fn read_slice(bytes: &[u8], skim: &[bool]) -> Outcome {
 }
 
 /// The same read through `io::Read`, `chunk` bytes at a time, so that tokens and line breaks
-/// straddle refills. Odd chunk sizes go through a window of a few bytes more than a chunk,
-/// which the reader fills, moves and grows as it goes; even ones through the default
-/// window, which these streams never fill.
+/// straddle refills (and, for odd sizes, the window's moves: see [`common::trickle_input`]).
 fn read_trickled(bytes: &[u8], chunk: usize, skim: &[bool]) -> Outcome {
-    let window = if chunk % 2 == 1 { chunk + 4 } else { IO_WINDOW };
-    let input = IoInput::with_window(Trickle { bytes, chunk }, window);
+    let input = common::trickle_input(bytes, chunk);
     read_stream(NdjsonReader::new(input, JsonOptions::ndjson()), skim)
 }
 

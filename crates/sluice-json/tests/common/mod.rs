@@ -4,7 +4,7 @@
 use std::io;
 
 use sluice_core::{Entry, Reader, Result, Token};
-use sluice_json::{Input, IoInput, JsonOptions, JsonReader};
+use sluice_json::{IO_WINDOW, Input, IoInput, JsonOptions, JsonReader};
 
 /// Reads every token, then `finish()`.
 pub fn read_document<S: Input>(reader: &mut JsonReader<S>) -> Result<Vec<Token>> {
@@ -38,6 +38,14 @@ impl io::Read for Trickle<'_> {
 pub fn read_trickle(bytes: &[u8], chunk: usize, options: &JsonOptions) -> Result<Vec<Token>> {
     let mut reader = JsonReader::from_read(Trickle { bytes, chunk }).with_options(options.clone());
     read_document(&mut reader)
+}
+
+/// `bytes` through `io::Read`, `chunk` bytes a read: odd chunk sizes through a window of a
+/// few bytes more than a read, which the reader fills, moves and grows as it goes, even
+/// ones through the default window, which small inputs never fill.
+pub fn trickle_input(bytes: &[u8], chunk: usize) -> IoInput<Trickle<'_>> {
+    let window = if chunk % 2 == 1 { chunk + 4 } else { IO_WINDOW };
+    IoInput::with_window(Trickle { bytes, chunk }, window)
 }
 
 /// [`read_trickle`] through a window of `window` bytes instead of the default one, so that
