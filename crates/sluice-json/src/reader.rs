@@ -2050,10 +2050,18 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn invalid_escape(&self, at: usize) -> Error {
         let rest = self.rest();
-        let len = rest
-            .get(at + 1)
-            .map_or(1, |&b| 1 + utf8_char_len(b))
-            .min(rest.len() - at);
+        // The backslash and the character after it, or the one byte after it that starts
+        // no character (never the bytes that follow it, such as a line feed).
+        let tail = &rest[at + 1..];
+        let declared = tail
+            .first()
+            .map_or(0, |&b| utf8_char_len(b))
+            .min(tail.len());
+        let len = if std::str::from_utf8(&tail[..declared]).is_ok() {
+            1 + declared
+        } else {
+            2
+        };
         let text = String::from_utf8_lossy(&rest[at..at + len]).into_owned();
         self.error_at(
             codes::INVALID_ESCAPE,

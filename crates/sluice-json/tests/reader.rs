@@ -55,6 +55,10 @@ fn syntax_errors_have_codes_and_exact_spans() {
     assert_error(b"[\"a\\", &o, codes::UNCLOSED_STRING, (1, 4));
     assert_error(b"\"\\x\"", &o, codes::INVALID_ESCAPE, (1, 3));
     assert_error(b"\"\\u12G4\"", &o, codes::INVALID_ESCAPE, (1, 6));
+    // A character after the backslash is in the span whole; a byte that starts no
+    // character alone, not the bytes that follow it.
+    assert_error("\"\\é\"".as_bytes(), &o, codes::INVALID_ESCAPE, (1, 4));
+    assert_error(b"\"\\\xf6\xf6\n\t\t\"", &o, codes::INVALID_ESCAPE, (1, 3));
     assert_error(b"[01]", &o, codes::INVALID_NUMBER, (1, 3));
     assert_error(b"[1.]", &o, codes::INVALID_NUMBER, (1, 3));
     assert_error(b"-", &o, codes::INVALID_NUMBER, (0, 1));
