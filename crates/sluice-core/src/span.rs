@@ -97,7 +97,8 @@ impl fmt::Display for LineColumn {
 ///
 /// Built from the source when an error is shown; `\n`, `\r\n` and a lone `\r` all end a
 /// line. The source is bytes, so a document with invalid UTF-8 can still be shown (invalid
-/// sequences display as `U+FFFD` without moving any offset).
+/// sequences display as `U+FFFD` without moving any offset). A UTF-8 byte order mark at the
+/// very start is not part of the first line: editors hide it, so it takes no column there.
 ///
 /// ```
 /// use sluice_core::span::LineIndex;
@@ -117,8 +118,13 @@ impl<'a> LineIndex<'a> {
     /// Indexes the line starts of `text`.
     #[must_use]
     pub fn new(text: &'a [u8]) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        for (i, &byte) in text.iter().enumerate() {
+        let first = if text.starts_with(BYTE_ORDER_MARK) {
+            BYTE_ORDER_MARK.len()
+        } else {
+            0
+        };
+        let mut starts = vec![first];
+        for (i, &byte) in text.iter().enumerate().skip(first) {
             match byte {
                 b'\n' => starts.push(i + 1),
                 b'\r' if text.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
@@ -137,10 +143,10 @@ impl<'a> LineIndex<'a> {
     /// The 0-based line that holds `offset` (offsets past the end map to the last line).
     #[must_use]
     pub fn line_of(&self, offset: usize) -> usize {
-        match self.starts.binary_search(&offset) {
-            Ok(line) => line,
-            Err(next) => next - 1,
-        }
+        // Offsets inside a leading byte order mark, before the first line's start, are on it.
+        self.starts
+            .partition_point(|&start| start <= offset)
+            .saturating_sub(1)
     }
 
     /// The bytes of 1-based `line`, without its line terminator.
@@ -180,7 +186,7 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let column = String::from_utf8_lossy(&self.text[start..offset])
+        let column = String::from_utf8_lossy(&self.text[start..offset.max(start)])
             .chars()
             .count()
             + 1;
@@ -191,9 +197,27 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// The UTF-8 encoding of U+FEFF, which some editors write at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_byte_order_mark_takes_no_column() {
+        let index = LineIndex::new(b"\xEF\xBB\xBF{\"a\" 1}\n[2]");
+        // `1` is byte 8 of the text, the sixth character after the mark.
+        assert_eq!(index.line_column(8), LineColumn { line: 1, column: 6 });
+        assert_eq!(index.line_column(0), LineColumn { line: 1, column: 1 });
+        assert_eq!(index.line_column(2), LineColumn { line: 1, column: 1 });
+        assert_eq!(index.line_column(11), LineColumn { line: 2, column: 1 });
+        assert_eq!(index.line_text(1), "{\"a\" 1}");
+        assert_eq!(index.line_start(1), 3);
+        // Elsewhere U+FEFF is an ordinary character.
+        let index = LineIndex::new("a\u{FEFF}b".as_bytes());
+        assert_eq!(index.line_column(4), LineColumn { line: 1, column: 3 });
+    }
 
     #[test]
     fn line_column_counts_characters_and_every_newline_style() {

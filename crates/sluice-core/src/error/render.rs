@@ -1,8 +1,10 @@
 //! Rendering an error as a snippet of its source, with a caret line under the exact span.
 //!
 //! Line and column are computed here, from the byte offset, only when the error is shown.
-//! Long lines are windowed around the span so the caret stays on screen; tabs are expanded
-//! and control characters replaced so the caret line always lines up with the text.
+//! Long lines are windowed around the span so the caret stays on screen; tabs are expanded,
+//! control characters replaced, and every character counted at its width in a terminal (two
+//! columns for East Asian wide characters and most emoji, none for combining marks), so the
+//! caret line always lines up with the text.
 
 use std::fmt::Write as _;
 
@@ -14,7 +16,8 @@ use crate::span::LineIndex;
 pub struct RenderOptions {
     /// Lines shown before and after the line of the error.
     pub context_lines: usize,
-    /// Widest source line shown, in characters; longer lines are windowed around the span.
+    /// Widest source line shown, in terminal columns; longer lines are windowed around the
+    /// span.
     pub max_width: usize,
     /// Columns a tab expands to.
     pub tab_width: usize,
@@ -30,20 +33,43 @@ impl Default for RenderOptions {
     }
 }
 
-/// One source line as display cells (one `char` per cell).
-fn expand(bytes: &[u8], tab_width: usize) -> Vec<char> {
+/// A character as shown, and the terminal columns it takes.
+#[derive(Clone, Copy)]
+struct Cell {
+    shown: char,
+    width: usize,
+}
+
+/// One source line as shown: tabs expanded to spaces, control characters replaced.
+fn expand(bytes: &[u8], tab_width: usize) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(bytes.len());
     for c in String::from_utf8_lossy(bytes).chars() {
-        match c {
-            '\t' => cells.extend(std::iter::repeat_n(' ', tab_width)),
-            c if c.is_control() => cells.push('\u{FFFD}'),
-            c => cells.push(c),
-        }
+        let cell = match c {
+            '\t' => Cell {
+                shown: ' ',
+                width: 1,
+            },
+            c if c.is_control() => Cell {
+                shown: '\u{FFFD}',
+                width: 1,
+            },
+            c => Cell {
+                shown: c,
+                width: unicode_width::UnicodeWidthChar::width(c).unwrap_or(1),
+            },
+        };
+        let copies = if c == '\t' { tab_width } else { 1 };
+        cells.extend(std::iter::repeat_n(cell, copies));
     }
     cells
 }
 
-/// The window of cells `[start, end)` shown for every line of the snippet.
+/// The terminal columns `cells` take.
+fn columns(cells: &[Cell]) -> usize {
+    cells.iter().map(|cell| cell.width).sum()
+}
+
+/// The window of columns `[start, end)` shown for every line of the snippet.
 #[derive(Clone, Copy)]
 struct Window {
     start: usize,
@@ -51,16 +77,23 @@ struct Window {
 }
 
 impl Window {
-    fn show(self, cells: &[char]) -> String {
+    fn show(self, cells: &[Cell]) -> String {
         let mut text = String::new();
         if self.start > 0 {
             text.push_str("...");
         }
-        let end = self.end.min(cells.len());
-        if self.start < end {
-            text.extend(&cells[self.start..end]);
+        let mut column = 0;
+        for cell in cells {
+            let next = column + cell.width;
+            if column >= self.start && next <= self.end {
+                text.push(cell.shown);
+            } else if column < self.start && next > self.start {
+                // A wide character cut by the window's start: blanks keep the columns after it.
+                text.extend(std::iter::repeat_n(' ', next - self.start));
+            }
+            column = next;
         }
-        if cells.len() > self.end {
+        if column > self.end {
             text.push_str("...");
         }
         text
@@ -102,17 +135,17 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
 
             let line_bytes = index.line_bytes(line);
             let line_start = index.line_start(line);
-            let local_start = (start - line_start).min(line_bytes.len());
+            let local_start = start.saturating_sub(line_start).min(line_bytes.len());
             let local_end = span
                 .end
                 .min(line_start + line_bytes.len())
                 .saturating_sub(line_start)
                 .max(local_start);
-            let cell_start = expand(&line_bytes[..local_start], options.tab_width).len();
-            let cell_end = expand(&line_bytes[..local_end], options.tab_width).len();
+            let cell_start = columns(&expand(&line_bytes[..local_start], options.tab_width));
+            let cell_end = columns(&expand(&line_bytes[..local_end], options.tab_width));
             let carets = (cell_end - cell_start).max(1);
             let width = options.max_width.max(10);
-            let window = if expand(line_bytes, options.tab_width).len() <= width {
+            let window = if columns(&expand(line_bytes, options.tab_width)) <= width {
                 Window {
                     start: 0,
                     end: usize::MAX,
@@ -169,6 +202,7 @@ fn trim_end(out: &mut String) {
 
 #[cfg(test)]
 mod tests {
+    use super::RenderOptions;
     use crate::{Error, Path, Span, codes};
 
     fn error_at(source: &str, start: usize, end: usize) -> Error {
@@ -224,21 +258,54 @@ error[core/Custom]: boom
     }
 
     #[test]
-    fn multi_byte_characters_count_as_one_column() {
-        let source = "{\"naïve\": \"日本語\", \"x\": tru}";
+    fn wide_and_zero_width_characters_take_their_terminal_columns() {
+        // 23 characters before `tru`: the three CJK ones take two columns each on screen,
+        // the combining acute accent after `e` none, so `tru` starts at column 25 (0-based).
+        let source = "{\"nai\u{308}ve\": \"日本語\", \"x\": tru}";
         let start = source.find("tru").unwrap();
         let rendered = error_at(source, start, start + 3).render();
-        // Columns count characters: the caret sits under `tru`, not under a byte offset.
+        // The reported column counts characters, as editors do.
+        assert!(rendered.contains("in.json:1:24"), "{rendered}");
         let caret_line = rendered.lines().find(|l| l.contains('^')).unwrap();
-        let text_line = rendered.lines().find(|l| l.starts_with("1 |")).unwrap();
-        let caret_col = caret_line.chars().position(|c| c == '^').unwrap();
-        let tru_col = text_line.chars().collect::<Vec<_>>();
         assert_eq!(
-            tru_col[caret_col..caret_col + 3].iter().collect::<String>(),
-            "tru"
+            caret_line,
+            format!("  | {}^^^", " ".repeat(25)),
+            "{rendered}"
         );
-        assert!(rendered.contains("in.json:1:23"), "{rendered}");
-        assert_eq!(caret_line.matches('^').count(), 3);
+    }
+
+    #[test]
+    fn a_wide_character_cut_by_the_window_keeps_the_caret_aligned() {
+        // A long line of wide characters is windowed; whatever the cut, the caret must sit
+        // under `x`: the columns before it on the text line add up to the caret's offset.
+        for lead in 30..34 {
+            let source = format!("[\"{}\", x]", "語".repeat(lead));
+            let start = source.find('x').unwrap();
+            let rendered = error_at(&source, start, start + 1).render_with(&RenderOptions {
+                max_width: 20,
+                ..RenderOptions::default()
+            });
+            let text_line = rendered.lines().find(|l| l.starts_with("1 |")).unwrap();
+            let caret_line = rendered.lines().find(|l| l.contains('^')).unwrap();
+            let before_x = &text_line[..text_line.find('x').unwrap()];
+            let width: usize = before_x
+                .chars()
+                .map(|c| if c == '語' { 2 } else { 1 })
+                .sum();
+            assert_eq!(caret_line.find('^'), Some(width), "{rendered}");
+        }
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_not_shown_and_takes_no_column() {
+        let source = "\u{FEFF}{\"a\" 1}";
+        let start = source.find('1').unwrap();
+        let rendered = error_at(source, start, start + 1).render();
+        assert!(rendered.contains("in.json:1:6"), "{rendered}");
+        assert!(
+            rendered.contains("1 | {\"a\" 1}\n  |      ^\n"),
+            "{rendered}"
+        );
     }
 
     #[test]
