@@ -15,6 +15,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+use crate::error::excerpt;
 use crate::{Error, NumberHint, Result, codes};
 
 /// A number as a reader hands it out: source text to parse on demand, or a typed value.
@@ -47,23 +48,28 @@ pub enum Number<'a> {
 }
 
 fn out_of_range(value: &dyn fmt::Display, target: &str) -> Error {
+    let value = value.to_string();
     Error::new(
         codes::NUMBER_OUT_OF_RANGE,
-        format!("number {value} does not fit in {target}"),
+        format!("number {} does not fit in {target}", excerpt(&value)),
     )
 }
 
 fn not_integer(value: &dyn fmt::Display, target: &str) -> Error {
+    let value = value.to_string();
     Error::new(
         codes::NUMBER_NOT_INTEGER,
-        format!("expected an integer for {target}, found {value}"),
+        format!(
+            "expected an integer for {target}, found {}",
+            excerpt(&value)
+        ),
     )
 }
 
 fn invalid(text: &str) -> Error {
     Error::new(
         codes::INVALID_NUMBER,
-        format!("invalid number text {text:?}"),
+        format!("invalid number text {:?}", excerpt(text)),
     )
 }
 

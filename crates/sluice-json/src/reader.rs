@@ -17,6 +17,7 @@
 use std::io;
 
 use sluice_core::decimal::{self, Decimal};
+use sluice_core::error::excerpt;
 use sluice_core::{
     Entry, Error, ErrorCode, Number, NumberHint, Path, PathSegment, Reader, Result, Span,
 };
@@ -1725,7 +1726,7 @@ impl<S: Input> JsonReader<S> {
         let text = String::from_utf8_lossy(&self.rest()[..len.min(self.rest().len())]).into_owned();
         self.error_at(
             codes::INVALID_NUMBER,
-            format!("invalid number `{text}`"),
+            format!("invalid number `{}`", excerpt(&text)),
             self.pos,
             self.pos + len.max(1),
         )
@@ -2433,7 +2434,7 @@ impl<S: Input> JsonReader<S> {
         path.push_key(name.clone().into_owned());
         let err = self.error_at(
             codes::DUPLICATE_KEY,
-            format!("duplicate key {name:?} in an object"),
+            format!("duplicate key {:?} in an object", excerpt(&name)),
             self.pos,
             self.pos + len,
         );

@@ -848,3 +848,38 @@ fn every_typed_number_read_gives_the_code_span_and_path_of_its_error() {
         }
     }
 }
+
+#[test]
+fn an_error_about_a_long_token_quotes_an_excerpt_and_spans_all_of_it() {
+    // Messages quote the offending text; a token of 100 KB (or a megabyte) must not make a
+    // message of that size (the span still covers the whole token).
+    let digits = "7".repeat(100_000);
+    let short = |err: &sluice_core::Error| {
+        assert!(err.message().len() < 200, "{} bytes", err.message().len());
+    };
+
+    let doc = format!("[{digits}x]");
+    assert_error(
+        doc.as_bytes(),
+        &strict(),
+        codes::INVALID_NUMBER,
+        (1, doc.len() - 1),
+    );
+    short(&read_slice(doc.as_bytes(), &strict()).unwrap_err());
+
+    let key = "k".repeat(100_000);
+    let doc = format!("{{\"{key}\":1,\"{key}\":2}}");
+    let second = key.len() + 6;
+    assert_error(
+        doc.as_bytes(),
+        &strict(),
+        codes::DUPLICATE_KEY,
+        (second, second + key.len() + 2),
+    );
+    short(&read_slice(doc.as_bytes(), &strict()).unwrap_err());
+
+    let err = JsonReader::from_str(&digits).read_u8().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(err.span(), Some(Span::new(0, digits.len())));
+    short(&err);
+}

@@ -18,6 +18,7 @@
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
+use sluice_core::error::excerpt;
 use sluice_core::{
     EnumToken, Error, ErrorCode, Number, NumberHint, Path, Reader, Result, SpanHint, Writer,
     codes as core_codes,
@@ -600,7 +601,10 @@ impl<'a> PropertyWriter<'a> {
             own_info(unsafe { frame.target.as_ref() }).name()
         });
         let known = crate::info::join_names(infos.iter().map(|f| f.name));
-        let message = format!("unknown field `{name}` in {struct_name} (known fields: {known})");
+        let message = format!(
+            "unknown field `{}` in {struct_name} (known fields: {known})",
+            excerpt(name)
+        );
         let mut error = self.locate(Error::new(codes::UNKNOWN_FIELD, message));
         error.path_mut().push_key(name);
         error

@@ -9,6 +9,7 @@
 
 use std::fmt::{self, Display};
 
+use sluice_core::error::excerpt;
 use sluice_core::{ErrorCode, Path, Span};
 
 /// The error codes raised by the bridge itself (category `serde`).
@@ -194,14 +195,17 @@ impl serde::de::Error for Error {
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Error {
         let err = Error::new(
             codes::UNKNOWN_VARIANT,
-            format!("unknown variant {variant:?}"),
+            format!("unknown variant {:?}", excerpt(variant)),
         );
         Error(err.0.with_note(one_of(expected)))
     }
 
     #[cold]
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Error {
-        let err = Error::new(codes::UNKNOWN_FIELD, format!("unknown field {field:?}"));
+        let err = Error::new(
+            codes::UNKNOWN_FIELD,
+            format!("unknown field {:?}", excerpt(field)),
+        );
         Error(err.0.with_note(one_of(expected)))
     }
 

@@ -135,6 +135,43 @@ pub struct Error(Box<Inner>);
 /// `Result` with sluice's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Longest input text an error message quotes whole, in characters.
+const EXCERPT_WHOLE: usize = 64;
+/// What an [`excerpt`] of longer text keeps of its start and of its end, in characters.
+const EXCERPT_HEAD: usize = 40;
+const EXCERPT_TAIL: usize = 16;
+
+/// `text` as an error message quotes it: whole when it is short, otherwise its first 40 and
+/// last 16 characters around `…`.
+///
+/// Messages quote input (an invalid number, a duplicate or unknown key), and input can be
+/// megabytes long: quoted whole, one bad token would make a message of that size. The span
+/// still covers the whole token.
+///
+/// ```
+/// use sluice_core::error::excerpt;
+/// assert_eq!(excerpt("1.5.2"), "1.5.2");
+/// let long = "9".repeat(1000);
+/// assert_eq!(excerpt(&long), format!("{}…{}", "9".repeat(40), "9".repeat(16)));
+/// ```
+#[must_use]
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut ends = text.char_indices().map(|(at, _)| at);
+    if ends.nth(EXCERPT_WHOLE).is_none() {
+        return text.into();
+    }
+    let head_end = text
+        .char_indices()
+        .nth(EXCERPT_HEAD)
+        .map_or(text.len(), |(at, _)| at);
+    let tail_start = text
+        .char_indices()
+        .rev()
+        .nth(EXCERPT_TAIL - 1)
+        .map_or(0, |(at, _)| at);
+    format!("{}…{}", &text[..head_end], &text[tail_start..]).into()
+}
+
 impl Error {
     /// An error with a code and a message that says what was expected and what was found.
     #[must_use]
@@ -387,6 +424,17 @@ impl From<std::io::Error> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpts_keep_short_text_whole_and_cut_long_text_at_character_boundaries() {
+        let whole = "é".repeat(64);
+        assert_eq!(excerpt(&whole), whole.as_str());
+        let long = format!("{}{}", "é".repeat(60), "日".repeat(10));
+        let cut = excerpt(&long);
+        let expected = format!("{}…{}{}", "é".repeat(40), "é".repeat(6), "日".repeat(10));
+        assert_eq!(cut, expected);
+        assert_eq!(cut.chars().count(), 40 + 1 + 16);
+    }
 
     #[test]
     fn error_is_one_pointer_wide() {

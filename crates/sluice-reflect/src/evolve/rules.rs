@@ -1,5 +1,6 @@
 //! The handler-table rules that apply what the registry knows about evolving data.
 
+use sluice_core::error::excerpt;
 use sluice_core::pipe::copy_token;
 use sluice_core::{
     Entry, Error, Path, PutbackReader, Reader, Result, Span, Token, Value, ValueReader, ValueWriter,
@@ -641,7 +642,8 @@ fn write_fields(
                 continue;
             }
             let message = format!(
-                "unknown field `{name}` in {} (known fields: {})",
+                "unknown field `{}` in {} (known fields: {})",
+                excerpt(name),
                 info.name(),
                 struct_info.field_names()
             );

@@ -30,6 +30,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use sluice_core::error::excerpt;
 use sluice_core::{
     Entry, Error, Number, NumberHint, Reader, Result, Span, Token, Value, ValueReader, ValueWriter,
     Writer, pipe_value,
@@ -562,8 +563,10 @@ fn read_key_value_map(ctx: &mut ReadContext<'_, '_>) -> Result<()> {
                 "$value" => ("$value", false),
                 "Value" => ("Value", false),
                 other => {
-                    let message =
-                        format!("unknown key {other:?} in a map entry (expected $key, $value)");
+                    let message = format!(
+                        "unknown key {:?} in a map entry (expected $key, $value)",
+                        excerpt(other)
+                    );
                     return Err(Error::new(codes::UNKNOWN_FIELD, message)
                         .with_span(ctx.reader.span())
                         .with_path(path));
