@@ -15,6 +15,11 @@
 //!   11 MB), where the default duplicate-key check runs through its hash index: the
 //!   default options against `DuplicateKeys::LastWins` (no check) and serde_json.
 //!
+//! - `long_token/*`: one token of a megabyte (a number, a string; numbers read as text, as
+//!   no type holds a million digits) read through `io::Read` calls of 64 bytes each, as from a slow pipe or socket, against the slice read: a token
+//!   that spans many refills must cost time linear in its length (a number scanned again
+//!   after each read was quadratic), and serde_json reading the same stream.
+//!
 //! Run with `cargo bench -p sluice-benches --bench json`; numbers are MB/s of the input file.
 
 use std::hint::black_box;
@@ -24,7 +29,7 @@ use criterion::{
     BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
 };
 use serde::de::IgnoredAny;
-use sluice_benches::{BENCH_FILES, corpus, scan};
+use sluice_benches::{BENCH_FILES, corpus, scan, scan_number_text};
 use sluice_core::Token;
 use sluice_json::{JsonReader, JsonWriter, WriterOptions};
 
@@ -242,5 +247,62 @@ fn read_large_object(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, read, read_exponents, write, read_large_object);
+/// An `io::Read` that hands out at most `chunk` bytes a call, as a slow pipe or socket does.
+struct SmallReads<'a> {
+    bytes: &'a [u8],
+    chunk: usize,
+}
+
+impl std::io::Read for SmallReads<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.chunk.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+fn read_long_tokens(c: &mut Criterion) {
+    let megabyte = 1 << 20;
+    for (name, doc) in [
+        ("number", format!("[{}]", "7".repeat(megabyte))),
+        ("string", format!("[\"{}\"]", "a".repeat(megabyte))),
+    ] {
+        let bytes = doc.as_bytes();
+        let mut group = c.benchmark_group(format!("long_token/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.sample_size(10);
+        group.bench_function("sluice_slice", |b| {
+            b.iter(|| scan_number_text(&mut JsonReader::from_slice(black_box(bytes))).unwrap());
+        });
+        group.bench_function("sluice_io_read_64_byte_reads", |b| {
+            b.iter(|| {
+                let input = SmallReads {
+                    bytes: black_box(bytes),
+                    chunk: 64,
+                };
+                scan_number_text(&mut JsonReader::from_read(input)).unwrap()
+            });
+        });
+        group.bench_function("serde_json_ignored_any_64_byte_reads", |b| {
+            b.iter(|| {
+                let input = SmallReads {
+                    bytes: black_box(bytes),
+                    chunk: 64,
+                };
+                serde_json::from_reader::<_, IgnoredAny>(input).unwrap()
+            });
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(
+    benches,
+    read,
+    read_exponents,
+    write,
+    read_large_object,
+    read_long_tokens
+);
 criterion_main!(benches);

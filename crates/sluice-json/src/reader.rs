@@ -1700,8 +1700,24 @@ impl<S: Input> JsonReader<S> {
                 }
                 NumberScan::Invalid { len } => return Err(self.invalid_number(len)),
                 NumberScan::NeedMore => {
-                    let have = rest.len();
-                    if !self.ensure(have, 1)? {
+                    // The scan starts over on more input. Scanned again after every read, a
+                    // long number arriving in small reads would cost time quadratic in its
+                    // length; so the new bytes are only checked for one that cannot continue
+                    // a number (a word byte: digits, sign, point, letters) until such a byte
+                    // or the end comes, and then the number is scanned once more. Each read
+                    // still waits for one byte at most: a stream that pauses after a record
+                    // must not block the reader.
+                    let mut have = rest.len();
+                    let mut more = true;
+                    while more {
+                        more = self.ensure(have, 1)?;
+                        let rest = self.rest();
+                        if rest[have..].iter().any(|&byte| !scan::is_word_byte(byte)) {
+                            break;
+                        }
+                        have = rest.len();
+                    }
+                    if !more {
                         match scan::scan_number(self.rest(), true) {
                             NumberScan::Valid { len, hint, value } => {
                                 return Ok(self.set_pending(

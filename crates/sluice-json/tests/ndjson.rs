@@ -442,3 +442,48 @@ fn json5_whitespace_may_surround_records_but_only_a_line_feed_separates_them() {
         codes::TRAILING_TOKEN
     );
 }
+
+/// Hands out its pieces one per read, then fails: a peer that sent a record and now waits
+/// for an answer before it sends more.
+struct Paused<'a> {
+    pieces: std::collections::VecDeque<&'a [u8]>,
+}
+
+impl std::io::Read for Paused<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let piece = self
+            .pieces
+            .pop_front()
+            .ok_or_else(|| std::io::Error::other("read past the pause"))?;
+        buf[..piece.len()].copy_from_slice(piece);
+        Ok(piece.len())
+    }
+}
+
+fn integer(text: &str) -> Token {
+    Token::Number(sluice_core::OwnedNumber::Text(
+        text.into(),
+        sluice_core::NumberHint::Integer,
+    ))
+}
+
+#[test]
+fn a_record_whose_number_arrives_in_pieces_is_read_without_waiting_for_more() {
+    let pieces = [&b"[1, 2"[..], b"34", b"5", b"6789", b"0]\n"];
+    let mut reader = NdjsonReader::from_read(Paused {
+        pieces: pieces.into_iter().collect(),
+    });
+    let mut record = reader.next_record().unwrap().unwrap();
+    assert_eq!(
+        Token::read_all(&mut record).unwrap(),
+        [
+            Token::ArrayRoot(None),
+            integer("1"),
+            integer("234567890"),
+            Token::ArrayEnd
+        ]
+    );
+    // Only the next record asks for more.
+    let err = reader.next_record().err().expect("the stream paused");
+    assert_eq!(err.code(), sluice_core::codes::IO);
+}
