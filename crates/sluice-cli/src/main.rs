@@ -43,6 +43,10 @@ enum Command {
     /// Print one line per token of a file, indented by depth.
     Dump(commands::dump::Args),
     /// Check that files are valid; print a diagnostic for the first error of each.
+    ///
+    /// Every file is checked, even after one that cannot be read. With several files a last
+    /// line counts the invalid ones and those that could not be read. Exit code 2 if any
+    /// file could not be read, else 1 if any is invalid.
     Check(commands::check::Args),
     /// Reformat a JSON file, pretty or condensed.
     Fmt(commands::fmt::Args),

@@ -192,6 +192,32 @@ fn check_of_several_files_reports_each_invalid_one() {
 }
 
 #[test]
+fn check_goes_on_after_a_file_it_cannot_read() {
+    let ok = temp_file("unreadable", "ok.json", b"{\"a\": 1}");
+    let bad = temp_file("unreadable", "bad.json", b"{\"a\":1,}");
+    let missing = ok.with_file_name("nonexist.json");
+    let dir = ok.parent().unwrap();
+    for unreadable in [&missing, dir] {
+        let out = sluice(&[
+            "check",
+            ok.to_str().unwrap(),
+            unreadable.to_str().unwrap(),
+            bad.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(unreadable.to_str().unwrap()), "{stderr}");
+        assert!(stderr.contains("error[json/"), "{stderr}");
+        let (name, line, column) = location(&stderr).expect("a location");
+        assert_eq!((name.as_str(), line, column), (bad.to_str().unwrap(), 1, 8));
+        assert!(stderr.contains("1 of 3 files invalid"), "{stderr}");
+    }
+    // Unreadable and valid ones only: still a usage error.
+    let out = sluice(&["check", ok.to_str().unwrap(), missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn check_reads_standard_input() {
     assert_eq!(
         sluice_with_stdin(&["check", "-"], b"[true]").status.code(),

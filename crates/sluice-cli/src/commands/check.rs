@@ -44,30 +44,46 @@ impl Args {
     }
 }
 
-/// Checks every file; the first usage problem wins, else any invalid file makes the result
-/// invalid (every diagnostic is printed).
+/// Checks every file, each on its own: a file that cannot be read is reported in one line
+/// and the others are still checked, each invalid one with its diagnostic. The result is a
+/// usage failure if any file could not be read, else invalid if any file is.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
-    let mut invalid = 0usize;
+    if let [path] = args.files.as_slice() {
+        // Alone, the file's own report is the whole report.
+        return check(args, path);
+    }
+    let (mut invalid, mut unreadable) = (0usize, 0usize);
     for path in &args.files {
-        let (format, dialect) = args.mode(path);
-        let input = Input::open(path)?;
-        match pump(input, format, dialect, Shape::Same, &mut NoopWriter::new()) {
-            Ok(()) => {}
+        match check(args, path) {
+            // Nothing is written, so a closed output pipe cannot happen here.
+            Ok(()) | Err(Failure::Quiet) => {}
             Err(Failure::Invalid(diagnostic)) => {
                 eprint!("{diagnostic}");
                 invalid += 1;
             }
-            Err(usage) => return Err(usage),
+            Err(Failure::Usage(message)) => {
+                eprintln!("sluice: {message}");
+                unreadable += 1;
+            }
         }
     }
-    match (invalid, args.files.len()) {
-        (0, _) => {}
-        (_, 1) => return Err(Failure::Invalid(String::new())),
-        (invalid, total) => {
-            return Err(Failure::Invalid(format!(
-                "{invalid} of {total} files invalid\n"
-            )));
-        }
+    let total = args.files.len();
+    if unreadable > 0 {
+        return Err(Failure::Usage(format!(
+            "{invalid} of {total} files invalid, {unreadable} of {total} could not be read"
+        )));
+    }
+    if invalid > 0 {
+        return Err(Failure::Invalid(format!(
+            "{invalid} of {total} files invalid\n"
+        )));
     }
     Ok(())
+}
+
+/// Checks one file: a usage failure if it cannot be read, invalid with its diagnostic.
+fn check(args: &Args, path: &str) -> Result<(), Failure> {
+    let (format, dialect) = args.mode(path);
+    let input = Input::open(path)?;
+    pump(input, format, dialect, Shape::Same, &mut NoopWriter::new())
 }
