@@ -352,6 +352,63 @@ fn msgpack_binary_in_json_is_an_error_unless_asked_for() {
 }
 
 #[test]
+fn convert_msgpack_to_json_needs_exactly_one_value() {
+    let dir_test = "msgpack-one";
+    let target = temp_file(dir_test, "out.json", b"{\"keep\": true}\n");
+    let out_path = target.to_str().unwrap();
+    // 1, 2, [3]: the second value is the byte at offset 1.
+    let multi = temp_file(dir_test, "multi.msgpack", &[0x01, 0x02, 0x91, 0x03]);
+    let out = sluice(&[
+        "convert",
+        multi.to_str().unwrap(),
+        "--to",
+        "json",
+        "-o",
+        out_path,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[msgpack/TrailingData]"), "{stderr}");
+    let (_, line, column) = location(&stderr).expect("a location");
+    assert_eq!((line, column), (1, 2));
+    assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
+    // Streamed, the byte span of the second value.
+    let out = sluice_with_stdin(
+        &["convert", "-", "--from", "msgpack", "--to", "json"],
+        &[0x91, 0x03, 0x92, 0x01, 0x02],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[msgpack/TrailingData]"), "{stderr}");
+    assert!(stderr.contains("bytes 2..5"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let empty = temp_file(dir_test, "empty.msgpack", b"");
+    let out = sluice(&[
+        "convert",
+        empty.to_str().unwrap(),
+        "--to",
+        "json",
+        "-o",
+        out_path,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error[msgpack/Truncated]"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
+    // One value converts; several convert to NDJSON.
+    let one = temp_file(dir_test, "one.msgpack", &[0x91, 0x03]);
+    let out = sluice(&["convert", one.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[3]\n");
+    let out = sluice(&["convert", multi.to_str().unwrap(), "--to", "ndjson"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "1\n2\n[3]\n");
+}
+
+#[test]
 fn check_msgpack_rejects_truncated_input() {
     let packed = temp_file("msgpack-check", "t.msgpack", &[0x92, 0x01]);
     let out = sluice(&["check", "--msgpack", packed.to_str().unwrap()]);

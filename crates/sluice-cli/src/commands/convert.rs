@@ -4,7 +4,8 @@
 //! bounded memory when the input is large (the MessagePack writer learns container lengths
 //! itself). Between JSON and NDJSON the shape changes so that the output is valid in its
 //! format: NDJSON records become one JSON array, and a JSON root array becomes one record
-//! per element.
+//! per element. A MessagePack stream becomes one JSON text only if it holds exactly one
+//! value.
 
 use clap::ValueEnum;
 use sluice_json::{BlobMode, ExtMode, JsonWriter, NdjsonWriter, WriterOptions};
@@ -20,7 +21,9 @@ const AFTER_HELP: &str = "\
 NDJSON to JSON writes one JSON text: an array of the records (`[]` when there are none).
 JSON to NDJSON writes one record per element when the root value is an array, else the
 root value as the only record. MessagePack holds a stream of values: each value becomes
-an NDJSON record, and each record a MessagePack value.
+an NDJSON record, and each record a MessagePack value. MessagePack to JSON needs exactly
+one value, since a JSON text holds one: an empty input or a second value is an error (use
+--to ndjson for a stream of several values).
 
 OUT is replaced only if the conversion succeeds, so it may be the input file itself.";
 
@@ -85,15 +88,15 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let shape = match (from, to) {
         (Format::Ndjson, Format::Json) => Shape::IntoArray,
         (Format::Json, Format::Ndjson) => Shape::SplitArray,
+        (Format::Msgpack, Format::Json) => Shape::One,
         _ => Shape::Same,
     };
     let name = args.output.as_deref();
     match to {
         Format::Json => {
+            // One JSON text: NDJSON records are one array, and a MessagePack stream must
+            // hold exactly one value (`Shape::One`).
             json_options.final_newline = true;
-            // A MessagePack stream of several values stays several JSON values, one per
-            // line; NDJSON records are one array, so exactly one value.
-            json_options.multiple_values = shape == Shape::Same;
             let mut writer = JsonWriter::new(sink, json_options);
             pump(input, from, dialect, shape, &mut writer)?;
             output::commit(writer.into_inner(), name)

@@ -11,12 +11,15 @@ use std::io::Read;
 use std::rc::Rc;
 
 use sluice_core::{
-    Entry, EnumToken, Ext, Number, Reader, Result as SluiceResult, Span, Writer, pipe, pipe_value,
+    Entry, EnumToken, Error, Ext, Number, Reader, Result as SluiceResult, Span, Writer, pipe,
+    pipe_value,
 };
 use sluice_json::{
     Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader, SliceInput as JsonSlice,
 };
-use sluice_msgpack::{MsgPackReader, ReadInput, SliceInput as MsgPackSlice};
+use sluice_msgpack::{
+    MsgPackReader, ReadInput, SliceInput as MsgPackSlice, codes as msgpack_codes,
+};
 
 use crate::Failure;
 use crate::format::{Dialect, Format};
@@ -161,6 +164,9 @@ pub(crate) enum Shape {
     /// A root array's elements become root values of their own; any other root value is
     /// copied (a JSON array into NDJSON records).
     SplitArray,
+    /// The input must hold exactly one root value, which is copied (a MessagePack stream
+    /// into one JSON text).
+    One,
 }
 
 /// Pipes the whole input into `writer`, shaped by `shape`, finishes the writer and checks
@@ -177,19 +183,44 @@ pub(crate) fn pump<W: Writer>(
         return pump_ndjson(input, dialect, shape, writer);
     }
     with_reader(input, format, dialect, |reader| {
-        if shape == Shape::Same {
+        match shape {
             // The tight loop over every token.
-            pipe(reader, writer)?;
-        } else {
-            write_shaped(writer, shape, |writer| {
+            Shape::Same => pipe(reader, writer)?,
+            Shape::One => copy_one(reader, writer)?,
+            Shape::IntoArray | Shape::SplitArray => write_shaped(writer, shape, |writer| {
                 while reader.peek()? != Entry::Ended {
                     copy_root(reader, writer, shape)?;
                 }
                 Ok(())
-            })?;
+            })?,
         }
         reader.finish()
     })
+}
+
+/// Copies the only root value of a MessagePack stream and finishes the writer: an empty
+/// stream, or a second value (pointed at whole), is an error, since the output holds one.
+fn copy_one<W: Writer>(reader: &mut AnyReader<'_>, writer: &mut W) -> SluiceResult<()> {
+    if reader.peek()? == Entry::Ended {
+        return Err(Error::new(
+            msgpack_codes::TRUNCATED,
+            "the input holds no value, and a JSON document holds one",
+        )
+        .with_span(Span::at(0)));
+    }
+    pipe_value(reader, writer)?;
+    if reader.peek()? != Entry::Ended {
+        // Skipped to learn its span; a second value that is itself broken is reported as
+        // such.
+        reader.skip()?;
+        return Err(Error::new(
+            msgpack_codes::TRAILING_DATA,
+            "a second value: a JSON document holds one value (`--to ndjson` writes one value \
+             per line)",
+        )
+        .with_span(reader.span()));
+    }
+    writer.finish()
 }
 
 /// Opens the right reader over `input` and runs `body` with it; errors become diagnostics
