@@ -483,6 +483,35 @@ fn ndjson_stats_counts_records_paths_and_bad_lines() {
     );
 }
 
+#[test]
+fn ndjson_stats_strict_names_the_file_of_a_bad_record() {
+    let doc = b"{\"a\":1}\n{\"zzz\":1, x}\n";
+    let good = temp_file("stats-strict", "good.ndjson", b"{\"b\":2}\n");
+    let bad = temp_file("stats-strict", "st.ndjson", doc);
+    let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+    for (files, name) in [(vec![bad], bad), (vec![good, bad], bad)] {
+        let mut args = vec!["ndjson", "stats", "--strict"];
+        args.extend(files);
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/ExpectKey]"), "{stderr}");
+        assert_eq!(
+            location(&stderr),
+            Some((name.to_owned(), 2, 11)),
+            "{stderr}"
+        );
+    }
+    let out = sluice_with_stdin(&["ndjson", "stats", "--strict", "-"], doc);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        location(&stderr),
+        Some(("<stdin>".to_owned(), 2, 11)),
+        "{stderr}"
+    );
+}
+
 /// The `name`, line and column of the `--> name:line:column` line of a diagnostic.
 fn location(stderr: &str) -> Option<(String, usize, usize)> {
     let place = stderr

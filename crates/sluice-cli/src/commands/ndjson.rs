@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use sluice_core::{Entry, Reader, Result as SluiceResult};
+use sluice_core::{Entry, Error, Reader, Result as SluiceResult, SourceText};
 use sluice_json::parallel::{ParallelOptions, ingest_blocks};
 use sluice_json::{JsonReader, SliceInput};
 
@@ -182,6 +182,11 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     let mut total = Table::default();
     let (mut records, mut bytes, mut errors) = (0u64, 0u64, 0usize);
     for path in &args.files {
+        let name = if path == "-" {
+            "<stdin>"
+        } else {
+            path.as_str()
+        };
         let (source, size) = open(path)?;
         let source: Box<dyn Read> = match size {
             Some(size) if size > LOAD_LIMIT && io::stderr().is_terminal() => {
@@ -205,10 +210,10 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
                 Ok(())
             },
         )
-        .map_err(|err| crate::input::invalid(err, path, None))?;
+        .map_err(|err| crate::input::invalid(named(err, name), name, None))?;
         for bad in &summary.errors {
             eprintln!(
-                "{path}: line {} (byte {}): {}",
+                "{name}: line {} (byte {}): {}",
                 bad.record.line,
                 bad.record.offset,
                 bad.error.code()
@@ -223,6 +228,19 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         return Err(Failure::Invalid(String::new()));
     }
     Ok(())
+}
+
+/// `err` with its source (a record's line, which the parallel reader names for the record
+/// alone) named after the file, so it renders as `name:line:column` like `check`'s.
+fn named(err: Error, name: &str) -> Error {
+    let Some(source) = err.source_text() else {
+        return err;
+    };
+    let source = SourceText {
+        name: name.to_owned(),
+        ..source.clone()
+    };
+    err.with_shared_source(source)
 }
 
 fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
