@@ -484,6 +484,32 @@ fn ndjson_stats_counts_records_paths_and_bad_lines() {
 }
 
 #[test]
+fn ndjson_stats_counts_the_paths_of_valid_records_only() {
+    let path = temp_file(
+        "stats-valid-only",
+        "st.ndjson",
+        b"{\"a\":1}\n{\"zzz\":1, x}\n[\"late\"] 3\n",
+    );
+    for jobs in ["1", "2"] {
+        let out = sluice(&["ndjson", "stats", "--jobs", jobs, path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("records: 1\n"), "{stdout}");
+        assert!(stdout.contains("errors: 2\n"), "{stdout}");
+        let paths: Vec<(&str, &str)> = stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("path "))
+            .skip(1)
+            .filter_map(|l| {
+                let mut words = l.split_whitespace();
+                Some((words.next()?, words.next()?))
+            })
+            .collect();
+        assert_eq!(paths, [("$", "1"), ("$.a", "1")], "{stdout}");
+    }
+}
+
+#[test]
 fn ndjson_stats_strict_names_the_file_of_a_bad_record() {
     let doc = b"{\"a\":1}\n{\"zzz\":1, x}\n";
     let good = temp_file("stats-strict", "good.ndjson", b"{\"b\":2}\n");

@@ -2,7 +2,7 @@
 //!
 //! Each worker folds its blocks into a table of key paths (`$.upstreams.*.peers[]`: keys by
 //! name, array elements as `[]`) with a count and the value types seen; the tables are merged
-//! on the calling thread.
+//! on the calling thread. Only records read whole without error are counted.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -25,7 +25,8 @@ pub(crate) struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum NdjsonCommand {
-    /// Count records, bytes and errors, and list every key path with its count and types.
+    /// Count records, bytes and errors, and list every key path of the valid records with
+    /// its count and types.
     Stats(StatsArgs),
 }
 
@@ -54,24 +55,20 @@ struct PathStats {
     kinds: [u64; 7],
 }
 
-/// Key path → stats, for one block or merged.
+/// Key path → stats, merged from every block.
 #[derive(Debug, Default)]
 struct Table {
     paths: BTreeMap<String, PathStats>,
 }
 
 impl Table {
-    fn count(&mut self, path: &str, kind: usize) {
-        let stats = match self.paths.get_mut(path) {
-            Some(stats) => stats,
-            None => self.paths.entry(path.to_owned()).or_default(),
-        };
-        stats.count += 1;
-        stats.kinds[kind] += 1;
-    }
-
-    fn merge(&mut self, other: Table) {
-        for (path, stats) in other.paths {
+    /// Adds the paths a block's valid records hold.
+    fn merge(&mut self, block: BlockStats) {
+        for (path, at) in block.index {
+            let Some(stats) = block.stats.get(at).filter(|s| s.count > 0) else {
+                // Seen only in bad records.
+                continue;
+            };
             let mine = self.paths.entry(path).or_default();
             mine.count += stats.count;
             for (total, add) in mine.kinds.iter_mut().zip(stats.kinds) {
@@ -79,24 +76,66 @@ impl Table {
             }
         }
     }
+}
 
-    /// Walks one record, counting every value under its path.
+/// One block's key paths, and the values of the record being read: they are counted only
+/// once the whole record has been read without error, so a bad record counts nowhere, even
+/// for the values it held before the error.
+#[derive(Debug, Default)]
+struct BlockStats {
+    /// Key path → its index in `stats`.
+    index: BTreeMap<String, usize>,
+    /// Per path; one seen only in bad records keeps a count of 0.
+    stats: Vec<PathStats>,
+    /// The path being walked.
+    path: String,
+    /// Per open container: the length of `path` to restore, and whether it is an object.
+    open: Vec<(usize, bool)>,
+    /// The record's values so far: the index of each one's path, and its kind. Kept from
+    /// one record to the next, as `path` and `open` are, so a record allocates nothing
+    /// once they are large enough.
+    values: Vec<(usize, usize)>,
+}
+
+impl BlockStats {
+    /// Reads one record, then counts every value under its path.
     fn record(&mut self, reader: &mut JsonReader<SliceInput<'_>>) -> SluiceResult<()> {
-        let mut path = String::from("$");
-        // Per open container: the length of `path` to restore, and whether it is an object.
-        let mut open: Vec<(usize, bool)> = Vec::new();
+        self.values.clear();
+        self.walk(reader)?;
+        reader.finish()?;
+        for &(at, kind) in &self.values {
+            if let Some(stats) = self.stats.get_mut(at) {
+                stats.count += 1;
+                stats.kinds[kind] += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Walks one record, noting every value's path and kind in `values`.
+    fn walk(&mut self, reader: &mut JsonReader<SliceInput<'_>>) -> SluiceResult<()> {
+        let BlockStats {
+            index,
+            stats,
+            path,
+            open,
+            values,
+        } = self;
+        path.clear();
+        path.push('$');
+        open.clear();
         loop {
             let entry = reader.peek()?;
             match entry {
                 Entry::Ended => return Ok(()),
                 Entry::MapEnd => {
                     reader.read_map_end()?;
-                    close(&mut path, &mut open);
+                    close(path, open);
                     continue;
                 }
                 Entry::ArrayEnd => {
                     reader.read_array_end()?;
-                    close(&mut path, &mut open);
+                    close(path, open);
                     continue;
                 }
                 Entry::Name => {
@@ -122,7 +161,15 @@ impl Table {
                 }
                 _ => 0,
             };
-            self.count(&path, kind);
+            let at = match index.get(path.as_str()) {
+                Some(&at) => at,
+                None => {
+                    stats.push(PathStats::default());
+                    index.insert(path.clone(), stats.len() - 1);
+                    stats.len() - 1
+                }
+            };
+            values.push((at, kind));
             match entry {
                 Entry::MapRoot => {
                     reader.read_map_root()?;
@@ -138,7 +185,7 @@ impl Table {
             }
             // A member value is done: drop its key from the path.
             if !entry.is_container_start() {
-                end_member(&mut path, &open);
+                end_member(path, open);
             }
         }
     }
@@ -203,10 +250,10 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         let summary = ingest_blocks(
             source,
             &options,
-            Table::default,
-            |table, reader, _| table.record(reader),
-            |table| {
-                total.merge(table);
+            BlockStats::default,
+            |stats, reader, _| stats.record(reader),
+            |block| {
+                total.merge(block);
                 Ok(())
             },
         )
@@ -281,11 +328,17 @@ fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
 mod tests {
     use super::*;
 
+    fn block_of(records: &[&str]) -> BlockStats {
+        let mut block = BlockStats::default();
+        for record in records {
+            block.record(&mut JsonReader::from_str(record)).unwrap();
+        }
+        block
+    }
+
     fn table_of(records: &[&str]) -> Table {
         let mut table = Table::default();
-        for record in records {
-            table.record(&mut JsonReader::from_str(record)).unwrap();
-        }
+        table.merge(block_of(records));
         table
     }
 
@@ -318,9 +371,31 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_record_counts_nowhere() {
+        let mut block = BlockStats::default();
+        block
+            .record(&mut JsonReader::from_str(r#"{"a": 1}"#))
+            .unwrap();
+        for bad in [r#"{"zzz": 1, x}"#, r#"{"a": [true]} 2"#] {
+            assert!(block.record(&mut JsonReader::from_str(bad)).is_err());
+        }
+        block
+            .record(&mut JsonReader::from_str(r#"{"a": 2}"#))
+            .unwrap();
+        let mut table = Table::default();
+        table.merge(block);
+        let summary: Vec<(&str, u64)> = table
+            .paths
+            .iter()
+            .map(|(path, stats)| (path.as_str(), stats.count))
+            .collect();
+        assert_eq!(summary, [("$", 2), ("$.a", 2)]);
+    }
+
+    #[test]
     fn merged_tables_add_up() {
         let mut one = table_of(&[r#"{"k": 1}"#]);
-        one.merge(table_of(&[r#"{"k": "s"}"#, r#"{"k": 2}"#]));
+        one.merge(block_of(&[r#"{"k": "s"}"#, r#"{"k": 2}"#]));
         assert_eq!(one.paths["$.k"].count, 3);
         assert_eq!(one.paths["$.k"].kinds[2], 2);
         let text = report(&one, 3, 30, 0);
