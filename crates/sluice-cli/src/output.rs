@@ -6,10 +6,12 @@
 //! can stream `big.json` while writing it, and a failed run (invalid input, a full disk)
 //! leaves the old file as it was: dropping an uncommitted output removes the temporary file.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, StdoutLock, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -17,11 +19,53 @@ use crate::Failure;
 
 /// Bytes buffered before a write to the sink.
 const BUFFER: usize = 1 << 16;
+/// Standard output's name in messages.
+const STDOUT: &str = "<stdout>";
 
 /// Where output goes; write to it, then [`commit`](Output::commit) it.
 #[derive(Debug)]
 pub(crate) struct Output {
     sink: Sink,
+    /// Where the first write error is noted.
+    watch: WriteWatch,
+}
+
+/// The first write error of an [`Output`], where the command still sees it once the writer
+/// that owns the output has failed: the writer's error says only "I/O error", at the input
+/// token being copied, so without this a full disk would read as a fault of the input.
+#[derive(Debug, Clone)]
+pub(crate) struct WriteWatch {
+    /// The output's name for messages: the `-o` path, or `<stdout>`.
+    name: Rc<str>,
+    error: Rc<RefCell<Option<io::Error>>>,
+}
+
+impl WriteWatch {
+    fn new(name: &str) -> WriteWatch {
+        WriteWatch {
+            name: Rc::from(name),
+            error: Rc::default(),
+        }
+    }
+
+    /// `failure`, unless a write to the output failed: then that failure, which names the
+    /// output.
+    pub(crate) fn blame(&self, failure: Failure) -> Failure {
+        match self.error.borrow_mut().take() {
+            Some(err) => write_failure(&self.name, &err),
+            None => failure,
+        }
+    }
+
+    fn note<T>(&self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(err) = &result {
+            let mut first = self.error.borrow_mut();
+            if first.is_none() {
+                *first = Some(io::Error::new(err.kind(), err.to_string()));
+            }
+        }
+        result
+    }
 }
 
 #[derive(Debug)]
@@ -63,6 +107,7 @@ impl Output {
                 let stdout = BufWriter::with_capacity(BUFFER, io::stdout().lock());
                 return Ok(Output {
                     sink: Sink::Stdout(stdout),
+                    watch: WriteWatch::new(STDOUT),
                 });
             }
             Some(path) => path,
@@ -119,6 +164,7 @@ impl Output {
         }
         Ok(Output {
             sink: Sink::Replace(replacement),
+            watch: WriteWatch::new(path),
         })
     }
 
@@ -130,15 +176,19 @@ impl Output {
                 name: path.to_owned(),
                 file: BufWriter::with_capacity(BUFFER, file),
             },
+            watch: WriteWatch::new(path),
         })
+    }
+
+    /// Where this output's first write error will be noted.
+    pub(crate) fn watch(&self) -> WriteWatch {
+        self.watch.clone()
     }
 
     /// Flushes the output and, for a file, puts it in place of the old one.
     pub(crate) fn commit(self) -> Result<(), Failure> {
         match self.sink {
-            Sink::Stdout(mut out) => out
-                .flush()
-                .map_err(|e| write_failure("standard output", &e)),
+            Sink::Stdout(mut out) => out.flush().map_err(|e| write_failure(STDOUT, &e)),
             Sink::InPlace { name, mut file } => file.flush().map_err(|e| write_failure(&name, &e)),
             Sink::Replace(mut replacement) => replacement.commit(),
         }
@@ -157,32 +207,31 @@ impl Output {
 }
 
 /// Commits the output a writer hands back from `into_inner`, or reports why the writer
-/// could not finish; `name` is the `-o` path, if any.
+/// could not finish; `watch` is the output's.
 pub(crate) fn commit(
     written: sluice_core::Result<Output>,
-    name: Option<&str>,
+    watch: &WriteWatch,
 ) -> Result<(), Failure> {
     match written {
         Ok(output) => output.commit(),
-        Err(err) => Err(crate::input::invalid(
-            err,
-            name.unwrap_or("standard output"),
-            None,
-        )),
+        Err(err) => Err(watch.blame(crate::input::invalid(err, &watch.name, None))),
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer()?.write(buf)
+        let written = self.writer().and_then(|out| out.write(buf));
+        self.watch.note(written)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer()?.write_all(buf)
+        let written = self.writer().and_then(|out| out.write_all(buf));
+        self.watch.note(written)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.writer()?.flush()
+        let flushed = self.writer().and_then(Write::flush);
+        self.watch.note(flushed)
     }
 }
 

@@ -538,6 +538,47 @@ fn ndjson_stats_strict_names_the_file_of_a_bad_record() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_names_the_output_not_the_input() {
+    // Larger than the output buffer, so writes fail while the input is being read.
+    let mut doc = b"[".to_vec();
+    while doc.len() < 1 << 18 {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},");
+    }
+    doc.extend_from_slice(b"{}]");
+    let path = temp_file("write-error", "big.json", &doc);
+    let input = path.to_str().unwrap();
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [
+        vec!["fmt", input],
+        vec!["convert", input, "--to", "msgpack"],
+        vec!["convert", input, "--to", "ndjson"],
+        vec!["dump", input],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(&args)
+            .stdout(full())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("<stdout>"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("big.json"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("bytes"), "{args:?}: {stderr}");
+    }
+    let out = sluice(&["fmt", input, "-o", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("/dev/full"), "{stderr}");
+    assert!(!stderr.contains("big.json"), "{stderr}");
+}
+
 /// The `name`, line and column of the `--> name:line:column` line of a diagnostic.
 fn location(stderr: &str) -> Option<(String, usize, usize)> {
     let place = stderr

@@ -91,25 +91,25 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         (Format::Msgpack, Format::Json) => Shape::One,
         _ => Shape::Same,
     };
-    let name = args.output.as_deref();
+    let watch = sink.watch();
     match to {
         Format::Json => {
             // One JSON text: NDJSON records are one array, and a MessagePack stream must
             // hold exactly one value (`Shape::One`).
             json_options.final_newline = true;
             let mut writer = JsonWriter::new(sink, json_options);
-            pump(input, from, dialect, shape, &mut writer)?;
-            output::commit(writer.into_inner(), name)
+            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            output::commit(writer.into_inner(), &watch)
         }
         Format::Ndjson => {
             let mut writer = NdjsonWriter::with_options(sink, json_options);
-            pump(input, from, dialect, shape, &mut writer)?;
-            output::commit(writer.into_inner(), name)
+            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            output::commit(writer.into_inner(), &watch)
         }
         Format::Msgpack => {
             let mut writer = MsgPackWriter::new(sink);
-            pump(input, from, dialect, shape, &mut writer)?;
-            output::commit(writer.into_inner(), name)
+            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            output::commit(writer.into_inner(), &watch)
         }
     }
 }

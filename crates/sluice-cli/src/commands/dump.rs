@@ -1,13 +1,12 @@
 //! `sluice dump FILE`: one line per token.
 
-use std::io::{self, BufWriter};
-
 use sluice_core::DumpWriter;
 
 use crate::Failure;
 use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::Format;
 use crate::input::Input;
+use crate::output::Output;
 
 /// Arguments of `sluice dump`.
 #[derive(Debug, clap::Args)]
@@ -25,6 +24,9 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let input = Input::open(&args.file)?;
     let format = Format::of_input(args.from, &args.file).unwrap_or(Format::Json);
     let dialect = args.dialect.resolve(&args.file);
-    let mut writer = DumpWriter::new(BufWriter::new(io::stdout().lock()));
-    pump(input, format, dialect, Shape::Same, &mut writer)
+    let sink = Output::open(None)?;
+    let watch = sink.watch();
+    // The writer's `finish` (in `pump`) flushes the output.
+    let mut writer = DumpWriter::new(sink);
+    pump(input, format, dialect, Shape::Same, &mut writer).map_err(|f| watch.blame(f))
 }

@@ -39,7 +39,9 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     // One JSON text in, one out: the reader takes a single root value in every dialect, so a
     // second one (`[1] [2]`, or NDJSON records) is json/TrailingToken, an invalid input. The
     // writer keeps its default of exactly one root value to match.
-    let mut writer = JsonWriter::new(Output::open(args.output.as_deref())?, options);
-    pump(input, Format::Json, dialect, Shape::Same, &mut writer)?;
-    output::commit(writer.into_inner(), args.output.as_deref())
+    let sink = Output::open(args.output.as_deref())?;
+    let watch = sink.watch();
+    let mut writer = JsonWriter::new(sink, options);
+    pump(input, Format::Json, dialect, Shape::Same, &mut writer).map_err(|f| watch.blame(f))?;
+    output::commit(writer.into_inner(), &watch)
 }
