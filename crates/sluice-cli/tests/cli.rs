@@ -409,6 +409,45 @@ fn convert_msgpack_to_json_needs_exactly_one_value() {
 }
 
 #[test]
+fn json_output_options_are_a_usage_error_for_other_outputs() {
+    let doc = temp_file("output-options", "doc.json", b"[1, {\"a\": 2}]");
+    let input = doc.to_str().unwrap();
+    let packed = doc.with_file_name("out.msgpack");
+    let packed = packed.to_str().unwrap();
+    for args in [
+        vec!["convert", input, "--to", "ndjson", "--pretty"],
+        vec!["convert", input, "--to", "msgpack", "--pretty"],
+        vec!["convert", input, "-o", packed, "--pretty"],
+        vec!["convert", input, "--to", "msgpack", "--binary", "base64"],
+        vec!["convert", input, "--to", "msgpack", "--binary", "error"],
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("--pretty") || stderr.contains("--binary"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!std::path::Path::new(packed).exists());
+    for args in [
+        vec!["convert", input, "--to", "json", "--pretty"],
+        vec!["convert", input, "--to", "ndjson", "--binary", "base64"],
+        vec!["convert", input, "--to", "json", "--binary", "base64"],
+    ] {
+        let out = sluice(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn check_msgpack_rejects_truncated_input() {
     let packed = temp_file("msgpack-check", "t.msgpack", &[0x92, 0x01]);
     let out = sluice(&["check", "--msgpack", packed.to_str().unwrap()]);

@@ -52,12 +52,14 @@ pub(crate) struct Args {
     /// Write here instead of standard output (replaced only on success).
     #[arg(short, long, value_name = "OUT")]
     output: Option<String>,
-    /// Pretty JSON output.
+    /// Pretty JSON output (JSON output only: NDJSON is one record per line, MessagePack has no
+    /// layout).
     #[arg(long)]
     pretty: bool,
-    /// How MessagePack bin/ext values are written to JSON.
-    #[arg(long, value_enum, default_value_t)]
-    binary: BinaryInJson,
+    /// How MessagePack bin/ext values are written to JSON or NDJSON (default: error; not for
+    /// MessagePack output, which keeps them as they are).
+    #[arg(long, value_enum)]
+    binary: Option<BinaryInJson>,
     #[command(flatten)]
     dialect: DialectFlags,
 }
@@ -73,6 +75,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         .to
         .or_else(|| args.output.as_deref().and_then(Format::from_path))
         .ok_or_else(|| Failure::Usage("cannot tell the output format: use --to".into()))?;
+    check_output_options(args, to)?;
     let dialect = args.dialect.resolve(&args.input);
     let input = Input::open(&args.input)?;
     let sink = Output::open(args.output.as_deref())?;
@@ -81,7 +84,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     } else {
         WriterOptions::condensed()
     };
-    if args.binary == BinaryInJson::Base64 {
+    if args.binary == Some(BinaryInJson::Base64) {
         json_options.blob = BlobMode::Base64;
         json_options.ext = ExtMode::Object;
     }
@@ -112,4 +115,23 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             output::commit(writer.into_inner(), &watch)
         }
     }
+}
+
+/// Refuses an option that has no effect on the output format, rather than ignoring it.
+fn check_output_options(args: &Args, to: Format) -> Result<(), Failure> {
+    if args.pretty && to != Format::Json {
+        return Err(Failure::Usage(
+            "--pretty applies to JSON output (--to json) only: NDJSON is one record per line, \
+             MessagePack has no layout"
+                .into(),
+        ));
+    }
+    if args.binary.is_some() && to == Format::Msgpack {
+        return Err(Failure::Usage(
+            "--binary applies to JSON and NDJSON output only: MessagePack keeps bin and ext \
+             values as they are"
+                .into(),
+        ));
+    }
+    Ok(())
 }
