@@ -1,8 +1,10 @@
 //! `sluice convert IN`: convert between JSON, NDJSON and MessagePack.
 //!
 //! A pipe from the input format's reader into the output format's writer; streams with
-//! bounded memory when the input is large (the MessagePack writer learns container lengths
-//! itself). Between JSON and NDJSON the shape changes so that the output is valid in its
+//! bounded memory, but for MessagePack output from JSON or NDJSON: MessagePack puts a
+//! container's length before its items, and a JSON reader learns it only at the container's
+//! end, so the MessagePack writer holds each root value (the whole document, or one record)
+//! until it closes. Between JSON and NDJSON the shape changes so that the output is valid in its
 //! format: NDJSON records become one JSON array, and a JSON root array becomes one record
 //! per element. A MessagePack stream becomes one JSON text only if it holds exactly one
 //! value.
@@ -24,6 +26,11 @@ root value as the only record. MessagePack holds a stream of values: each value 
 an NDJSON record, and each record a MessagePack value. MessagePack to JSON needs exactly
 one value, since a JSON text holds one: an empty input or a second value is an error (use
 --to ndjson for a stream of several values).
+
+JSON to MessagePack holds the MessagePack encoding of the whole root value in memory
+until its end (MessagePack writes each container's length before its items); NDJSON to
+MessagePack holds one record at a time. For a large JSON array, convert it to NDJSON
+first, then the NDJSON to MessagePack (a stream of values, one per element).
 
 OUT is replaced only if the conversion succeeds, so it may be the input file itself.";
 
