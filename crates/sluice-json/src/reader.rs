@@ -1769,27 +1769,42 @@ impl<S: Input> JsonReader<S> {
             _ => {}
         }
         if let [b'0', b'x' | b'X', digits @ ..] = body {
-            let Some(value) = (!digits.is_empty())
-                .then(|| {
-                    digits.iter().try_fold(0u64, |acc, &b| {
-                        acc.checked_mul(16)?.checked_add(u64::from(hex_digit(b)?))
-                    })
-                })
-                .flatten()
-            else {
+            if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) {
                 return Err(self.invalid_number(len));
-            };
-            if !negative {
-                return Ok(self.set_pending(Entry::U64, len, Payload::U64(value)));
             }
-            if value == 0 {
+            // Up to 128 bits, the widest integers of the token vocabulary; JSON5 sets no
+            // limit, and a parser may (JSON5 §10), with an error that says so.
+            let Some(value) = digits.iter().try_fold(0u128, |acc, &b| {
+                acc.checked_mul(16)?.checked_add(u128::from(hex_digit(b)?))
+            }) else {
+                return Err(self.error_at(
+                    sluice_core::codes::NUMBER_OUT_OF_RANGE,
+                    "hexadecimal integer wider than 128 bits",
+                    self.pos,
+                    self.pos + len,
+                ));
+            };
+            if negative && value == 0 {
                 // `-0x0` is negative zero, as `-0` is: only a float keeps the sign.
                 return Ok(self.set_pending(Entry::F64, len, Payload::F64(-0.0)));
             }
-            let Some(value) = 0i64.checked_sub_unsigned(value) else {
-                return Err(self.invalid_number(len));
+            if let Ok(value) = u64::try_from(value) {
+                if !negative {
+                    return Ok(self.set_pending(Entry::U64, len, Payload::U64(value)));
+                }
+                if let Some(value) = 0i64.checked_sub_unsigned(value) {
+                    return Ok(self.set_pending(Entry::I64, len, Payload::I64(value)));
+                }
+            }
+            // Beyond 64 bits: the value as JSON number text, read at the call site as any
+            // other (`read_u128`, `read_f64`, or the text, which writes every digit).
+            let (sign, hint) = if negative {
+                ("-", NumberHint::NegInteger)
+            } else {
+                ("", NumberHint::Integer)
             };
-            return Ok(self.set_pending(Entry::I64, len, Payload::I64(value)));
+            self.scratch = format!("{sign}{value}");
+            return Ok(self.set_pending(Entry::Number(hint), len, Payload::ScratchText(hint)));
         }
         // Decimal: split into integer digits, fraction digits and exponent.
         let int_len = body.iter().take_while(|b| b.is_ascii_digit()).count();

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{outcome, read_slice, read_trickle};
-use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Span, Token};
+use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Span, Token, codes as core_codes};
 use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, codes};
 
 fn strict() -> JsonOptions {
@@ -195,20 +195,52 @@ fn json5_numbers_become_json_numbers() {
     let nan = read("NaN", &options).unwrap();
     assert!(matches!(nan[0], Token::Number(OwnedNumber::F64(v)) if v.is_nan()));
     for bad in [
-        "0x",
-        "0xG",
-        "01",
-        ".",
-        "+",
-        "-.",
-        "1.2.3",
-        "0x1p3",
-        "Inf",
-        "+NaNx",
-        "0x10000000000000000",
+        "0x", "0xG", "01", ".", "+", "-.", "1.2.3", "0x1p3", "Inf", "+NaNx",
     ] {
         assert_eq!(rejected(bad, &options), codes::INVALID_NUMBER, "{bad}");
     }
+    // Hexadecimal integers beyond 64 bits read as decimal text, up to 128 bits; wider ones
+    // are out of range (a limit JSON5 lets a parser set), over the whole literal.
+    for (hex, text, hint) in [
+        (
+            "0x10000000000000000",
+            "18446744073709551616",
+            NumberHint::Integer,
+        ),
+        (
+            "-0x8000000000000001",
+            "-9223372036854775809",
+            NumberHint::NegInteger,
+        ),
+        (
+            "0xffffffffffffffffffffffffffffffff",
+            "340282366920938463463374607431768211455",
+            NumberHint::Integer,
+        ),
+        (
+            "-0x000ffffffffffffffffffffffffffffffff",
+            "-340282366920938463463374607431768211455",
+            NumberHint::NegInteger,
+        ),
+    ] {
+        assert_eq!(
+            read(hex, &options).unwrap(),
+            [text_number(text, hint)],
+            "{hex}"
+        );
+    }
+    assert_eq!(
+        read("-0x8000000000000000", &options).unwrap(),
+        [Token::Number(OwnedNumber::I64(i64::MIN))]
+    );
+    let mut reader =
+        JsonReader::from_str("0x100000000000000000000000000000000").with_options(options.clone());
+    let err = reader.peek().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(err.span(), Some(Span::new(0, 35)));
+    let mut reader = JsonReader::from_str("[0x1ffffffffffffffff]").with_options(options.clone());
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_u128().unwrap(), (1 << 65) - 1);
     for json5 in ["0x1", "+1", ".5", "5.", "Infinity", "NaN"] {
         assert!(read(json5, &strict()).is_err(), "{json5}");
     }
