@@ -358,14 +358,17 @@ fn convert_msgpack_to_json_needs_exactly_one_value() {
     let out_path = target.to_str().unwrap();
     // 1, 2, [3]: the second value is the byte at offset 1.
     let multi = temp_file(dir_test, "multi.msgpack", &[0x01, 0x02, 0x91, 0x03]);
-    let out = sluice(&[
-        "convert",
-        multi.to_str().unwrap(),
-        "--to",
-        "json",
-        "-o",
-        out_path,
-    ]);
+    let to_json = |input: &std::path::Path| {
+        sluice(&[
+            "convert",
+            input.to_str().unwrap(),
+            "--to",
+            "json",
+            "-o",
+            out_path,
+        ])
+    };
+    let out = to_json(&multi);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("error[msgpack/TrailingData]"), "{stderr}");
@@ -383,14 +386,7 @@ fn convert_msgpack_to_json_needs_exactly_one_value() {
     assert!(stderr.contains("bytes 2..5"), "{stderr}");
     assert!(out.stdout.is_empty());
     let empty = temp_file(dir_test, "empty.msgpack", b"");
-    let out = sluice(&[
-        "convert",
-        empty.to_str().unwrap(),
-        "--to",
-        "json",
-        "-o",
-        out_path,
-    ]);
+    let out = to_json(&empty);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("error[msgpack/Truncated]"),

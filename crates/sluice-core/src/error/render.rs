@@ -260,7 +260,7 @@ error[core/Custom]: boom
     #[test]
     fn wide_and_zero_width_characters_take_their_terminal_columns() {
         // 23 characters before `tru`: the three CJK ones take two columns each on screen,
-        // the combining acute accent after `e` none, so `tru` starts at column 25 (0-based).
+        // the combining diaeresis after `i` none, so `tru` starts at column 25 (0-based).
         let source = "{\"nai\u{308}ve\": \"日本語\", \"x\": tru}";
         let start = source.find("tru").unwrap();
         let rendered = error_at(source, start, start + 3).render();
