@@ -173,17 +173,19 @@ fn every_command_that_reads_json_takes_the_same_dialect_flags() {
     }
 }
 
+/// `sluice check` of the files at `paths`.
+fn check_files(paths: &[&std::path::Path]) -> std::process::Output {
+    let mut args = vec!["check"];
+    args.extend(paths.iter().map(|path| path.to_str().unwrap()));
+    sluice(&args)
+}
+
 #[test]
 fn check_of_several_files_reports_each_invalid_one() {
     let good = temp_file("several", "good.json", b"{}");
     let bad1 = temp_file("several", "bad1.json", b"[1,]");
     let bad2 = temp_file("several", "bad2.json", b"nul");
-    let out = sluice(&[
-        "check",
-        good.to_str().unwrap(),
-        bad1.to_str().unwrap(),
-        bad2.to_str().unwrap(),
-    ]);
+    let out = check_files(&[&good, &bad1, &bad2]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad1.json"), "{stderr}");
@@ -198,12 +200,7 @@ fn check_goes_on_after_a_file_it_cannot_read() {
     let missing = ok.with_file_name("nonexist.json");
     let dir = ok.parent().unwrap();
     for unreadable in [&missing, dir] {
-        let out = sluice(&[
-            "check",
-            ok.to_str().unwrap(),
-            unreadable.to_str().unwrap(),
-            bad.to_str().unwrap(),
-        ]);
+        let out = check_files(&[&ok, unreadable, &bad]);
         assert_eq!(out.status.code(), Some(2));
         let stderr = text(&out.stderr);
         assert!(stderr.contains(unreadable.to_str().unwrap()), "{stderr}");
@@ -213,7 +210,7 @@ fn check_goes_on_after_a_file_it_cannot_read() {
         assert!(stderr.contains("1 of 3 files invalid"), "{stderr}");
     }
     // Unreadable and valid ones only: still a usage error.
-    let out = sluice(&["check", ok.to_str().unwrap(), missing.to_str().unwrap()]);
+    let out = check_files(&[&ok, &missing]);
     assert_eq!(out.status.code(), Some(2));
 }
 
