@@ -42,6 +42,9 @@ pub struct ParallelOptions {
     pub block_size: usize,
     /// How each record is read (strict JSON by default).
     pub json: JsonOptions,
+    /// The input's name in the diagnostics of bad records (`name:line:column`), such as its
+    /// path; `ndjson record` by default.
+    pub source_name: String,
 }
 
 impl Default for ParallelOptions {
@@ -52,6 +55,7 @@ impl Default for ParallelOptions {
             skip_errors: false,
             block_size: 1 << 20,
             json: JsonOptions::strict(),
+            source_name: "ndjson record".to_owned(),
         }
     }
 }
@@ -349,7 +353,7 @@ pub(crate) fn read_lines(
             Some(Ok(())) => records += 1,
             Some(Err(error)) => {
                 let source = SourceText {
-                    name: "ndjson record".to_owned(),
+                    name: options.source_name.clone(),
                     text: Arc::from(line),
                     line_offset: usize::try_from(line_number - 1).unwrap_or(0),
                 };

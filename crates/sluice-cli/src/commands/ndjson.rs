@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use sluice_core::{Entry, Error, Reader, Result as SluiceResult, SourceText};
+use sluice_core::{Entry, Reader, Result as SluiceResult};
 use sluice_json::parallel::{ParallelOptions, ingest_blocks};
 use sluice_json::{JsonReader, SliceInput};
 
@@ -221,7 +221,7 @@ fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
 }
 
 fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
-    let options = ParallelOptions {
+    let mut options = ParallelOptions {
         jobs: args.jobs,
         skip_errors: !args.strict,
         ..ParallelOptions::default()
@@ -234,6 +234,7 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         } else {
             path.as_str()
         };
+        name.clone_into(&mut options.source_name);
         let (source, size) = open(path)?;
         let source: Box<dyn Read> = match size {
             Some(size) if size > LOAD_LIMIT && io::stderr().is_terminal() => {
@@ -257,7 +258,7 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
                 Ok(())
             },
         )
-        .map_err(|err| crate::input::invalid(named(err, name), name, None))?;
+        .map_err(|err| crate::input::invalid(err, name, None))?;
         for bad in &summary.errors {
             eprintln!(
                 "{name}: line {} (byte {}): {}",
@@ -275,19 +276,6 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         return Err(Failure::Invalid(String::new()));
     }
     Ok(())
-}
-
-/// `err` with its source (a record's line, which the parallel reader names for the record
-/// alone) named after the file, so it renders as `name:line:column` like `check`'s.
-fn named(err: Error, name: &str) -> Error {
-    let Some(source) = err.source_text() else {
-        return err;
-    };
-    let source = SourceText {
-        name: name.to_owned(),
-        ..source.clone()
-    };
-    err.with_shared_source(source)
 }
 
 fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
