@@ -28,9 +28,9 @@
 //! as it was read cost 3.5% to 4% of the `io::Read` path's instructions).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 use crate::input::Input;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 /// Objects with more keys than this get a hash index instead of a linear scan.
 const SMALL_OBJECT: usize = 64;
@@ -173,7 +173,8 @@ pub(crate) struct KeyTracker {
     frames: Vec<KeyFrame>,
     /// The entries before this one are all in the arena (see [`Self::detach_from_input`]).
     first_in_input: usize,
-    /// Where [`Self::detach_from_input`] gathers the bytes it rebuilds the arena's end with.
+    /// Where [`Self::detach_from_input`] sets aside the decoded keys' bytes of the arena's
+    /// end while it rebuilds that end (kept to reuse its allocation).
     detached: Vec<u8>,
     /// Hash indexes of closed objects, kept to reuse their allocations.
     /// Boxed as in the frames, so an index moves between them and here as one pointer.

@@ -156,8 +156,7 @@ const EXCERPT_TAIL: usize = 16;
 /// ```
 #[must_use]
 pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut ends = text.char_indices().map(|(at, _)| at);
-    if ends.nth(EXCERPT_WHOLE).is_none() {
+    if text.chars().nth(EXCERPT_WHOLE).is_none() {
         return text.into();
     }
     let head_end = text

@@ -44,22 +44,12 @@ struct Cell {
 fn expand(bytes: &[u8], tab_width: usize) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(bytes.len());
     for c in String::from_utf8_lossy(bytes).chars() {
-        let cell = match c {
-            '\t' => Cell {
-                shown: ' ',
-                width: 1,
-            },
-            c if c.is_control() => Cell {
-                shown: '\u{FFFD}',
-                width: 1,
-            },
-            c => Cell {
-                shown: c,
-                width: unicode_width::UnicodeWidthChar::width(c).unwrap_or(1),
-            },
+        let (shown, width, copies) = match c {
+            '\t' => (' ', 1, tab_width),
+            c if c.is_control() => ('\u{FFFD}', 1, 1),
+            c => (c, unicode_width::UnicodeWidthChar::width(c).unwrap_or(1), 1),
         };
-        let copies = if c == '\t' { tab_width } else { 1 };
-        cells.extend(std::iter::repeat_n(cell, copies));
+        cells.extend(std::iter::repeat_n(Cell { shown, width }, copies));
     }
     cells
 }
