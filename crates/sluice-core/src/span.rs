@@ -95,8 +95,10 @@ impl fmt::Display for LineColumn {
 
 /// Turns byte offsets into lines and columns, on demand.
 ///
-/// Built from the source when an error is shown; `\n`, `\r\n` and a lone `\r` all end a
-/// line. The source is bytes, so a document with invalid UTF-8 can still be shown (invalid
+/// Built from the source when an error is shown. A line ends at `\n` (so `\r\n` ends one
+/// too, its `\r` not shown); a lone `\r` does not end a line. That is how serde_json counts
+/// lines, and how NDJSON separates records: a record's line number and the line its errors
+/// are shown on are the same. The source is bytes, so a document with invalid UTF-8 can still be shown (invalid
 /// sequences display as `U+FFFD` without moving any offset). A UTF-8 byte order mark at the
 /// very start is not part of the first line: editors hide it, so it takes no column there.
 ///
@@ -125,10 +127,8 @@ impl<'a> LineIndex<'a> {
         };
         let mut starts = vec![first];
         for (i, &byte) in text.iter().enumerate().skip(first) {
-            match byte {
-                b'\n' => starts.push(i + 1),
-                b'\r' if text.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
+            if byte == b'\n' {
+                starts.push(i + 1);
             }
         }
         LineIndex { text, starts }
@@ -160,7 +160,11 @@ impl<'a> LineIndex<'a> {
             .copied()
             .unwrap_or(self.text.len());
         let mut bytes = &self.text[start..end];
-        while let [rest @ .., b'\n' | b'\r'] = bytes {
+        if let [rest @ .., b'\n'] = bytes {
+            bytes = rest;
+        }
+        // The `\r` of a `\r\n`, or one that ends the text.
+        if let [rest @ .., b'\r'] = bytes {
             bytes = rest;
         }
         bytes
@@ -220,17 +224,31 @@ mod tests {
     }
 
     #[test]
-    fn line_column_counts_characters_and_every_newline_style() {
-        let index = LineIndex::new("a\nb\r\nc\rdé x".as_bytes());
+    fn line_column_counts_characters_and_line_feeds() {
+        let index = LineIndex::new("a\nb\r\ncdé x\n".as_bytes());
         assert_eq!(index.line_count(), 4);
         assert_eq!(index.line_column(0), LineColumn { line: 1, column: 1 });
         assert_eq!(index.line_column(2), LineColumn { line: 2, column: 1 });
         assert_eq!(index.line_column(5), LineColumn { line: 3, column: 1 });
-        assert_eq!(index.line_column(7), LineColumn { line: 4, column: 1 });
-        // 'x' is after 'd', 'é' (2 bytes) and a space: column 4.
-        assert_eq!(index.line_column(11), LineColumn { line: 4, column: 4 });
+        // 'x' is after 'c', 'd', 'é' (2 bytes) and a space: column 5.
+        assert_eq!(index.line_column(10), LineColumn { line: 3, column: 5 });
         assert_eq!(index.line_text(2), "b");
-        assert_eq!(index.line_text(4), "dé x");
+        assert_eq!(index.line_text(3), "cdé x");
+        assert_eq!(index.line_text(4), "");
+    }
+
+    #[test]
+    fn a_lone_carriage_return_does_not_end_a_line() {
+        // As NDJSON separates records, and as serde_json counts lines.
+        let index = LineIndex::new(b"{\"a\":1}\r{\"b\":2}\n[3]\r");
+        assert_eq!(index.line_count(), 2);
+        // The second `{` is the ninth character of line 1.
+        assert_eq!(index.line_column(8), LineColumn { line: 1, column: 9 });
+        assert_eq!(index.line_column(16), LineColumn { line: 2, column: 1 });
+        // Shown with its line: the renderer replaces the control character.
+        assert_eq!(index.line_text(1), "{\"a\":1}\r{\"b\":2}");
+        // A `\r` that ends the text is not shown.
+        assert_eq!(index.line_text(2), "[3]");
     }
 
     #[test]
