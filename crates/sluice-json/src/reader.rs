@@ -59,7 +59,8 @@ enum State {
 /// Why the reader is in [`State::Failed`].
 #[derive(Debug, Clone, Copy)]
 enum Failure {
-    /// A block comment never closed (its span): its scan went on to the end of the input.
+    /// A block comment never closed (its span): its scan went on to the end of the input, or
+    /// in NDJSON to the end of its line.
     UnclosedComment(Span),
     /// An NDJSON record's value went on past the line feed at this absolute offset (see
     /// [`JsonReader::record_broken_over_lines`]); the record never completes.
@@ -958,7 +959,19 @@ impl<S: Input> JsonReader<S> {
                 self.pos += 2;
                 loop {
                     let rest = self.rest();
-                    if let Some(at) = memchr::memmem::find(rest, b"*/") {
+                    let close = memchr::memmem::find(rest, b"*/");
+                    // An NDJSON record is one line, and so is what lies between records: a
+                    // comment must close on its line, or the line ends inside it, as for a
+                    // reader of that line alone (the parallel ingestion's).
+                    if self.records
+                        && let Some(at) =
+                            memchr::memchr(b'\n', &rest[..close.unwrap_or(rest.len())])
+                    {
+                        self.comment_utf8(at, false)?;
+                        let end = self.input.offset() + self.pos + at + 1;
+                        return Err(self.comment_left_open(start, end));
+                    }
+                    if let Some(at) = close {
                         self.comment_utf8(at, false)?;
                         self.pos += at + 2;
                         return Ok(true);
@@ -973,18 +986,26 @@ impl<S: Input> JsonReader<S> {
                         // Unclosed. Its last byte was left unchecked: the missing end is
                         // the error.
                         let end = self.input.offset() + self.input.window().len();
-                        let span = Span::new(start, end);
-                        // As `lexer_error` reports it, and repeated the same.
-                        self.failure = self
-                            .record_cut_before(start)
-                            .map_or(Failure::UnclosedComment(span), Failure::RecordCutOff);
-                        self.state = State::Failed;
-                        return Err(unclosed_comment_error(span));
+                        return Err(self.comment_left_open(start, end));
                     }
                 }
             }
             _ => Ok(false),
         }
+    }
+
+    /// The block comment from `start` is left open at `end` (absolute offsets): at the end
+    /// of the input, or in NDJSON at the end of its line (its line feed included). The
+    /// reader fails for good, and repeats the error as `lexer_error` reports it: inside a
+    /// record's value cut off by a line feed before the comment, that cut.
+    #[cold]
+    fn comment_left_open(&mut self, start: usize, end: usize) -> Error {
+        let span = Span::new(start, end);
+        self.failure = self
+            .record_cut_before(start)
+            .map_or(Failure::UnclosedComment(span), Failure::RecordCutOff);
+        self.state = State::Failed;
+        unclosed_comment_error(span)
     }
 
     /// Checks that the `len` bytes of comment text at `pos` are UTF-8, as the whole document

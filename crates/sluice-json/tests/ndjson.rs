@@ -63,7 +63,8 @@ fn two_values_on_one_line_are_an_error() {
 #[test]
 fn a_line_feed_inside_a_value_ends_the_record_too_early() {
     // A record is one line: a value cut by its line feed is json/UnexpectedEof there, on
-    // the record's line, in whitespace, after a line comment and inside a block comment.
+    // the record's line, in whitespace and after a line comment (inside a block comment the
+    // comment is left open: see `a_block_comment_must_end_on_the_line_it_opens`).
     let comments = JsonOptions {
         comments: true,
         ..JsonOptions::ndjson()
@@ -73,7 +74,6 @@ fn a_line_feed_inside_a_value_ends_the_record_too_early() {
         ("1\n[1\n2\n", 4, JsonOptions::ndjson()),
         ("[1,\r\n2]", 4, JsonOptions::ndjson()),
         ("[1, // one\n2]\n", 10, comments.clone()),
-        ("[1, /* one\ntwo */ 2]\n", 10, comments.clone()),
     ] {
         for chunk in [0, 1, 3] {
             let result = if chunk == 0 {
@@ -114,9 +114,9 @@ fn a_line_feed_inside_a_value_ends_the_record_too_early() {
             assert_eq!(err.span().map(|span| span.start), Some(start), "{text:?}");
         }
     }
-    // Between records, and at the root before the first, line feeds and comments over
-    // several lines are fine.
-    let text = "\n\n/* a\nb */ [1]\n// c\n\n{\"a\": 2}\n";
+    // Between records, and at the root before the first, line feeds and comments that end
+    // on their line are fine.
+    let text = "\n\n/* a b */ [1]\n// c\n\n{\"a\": 2}\n";
     assert_eq!(
         collect(&mut NdjsonReader::new(
             sluice_json::SliceInput::new(text.as_bytes()),
@@ -345,11 +345,13 @@ fn json5_records<R: std::io::Read>(read: R) -> NdjsonReader<sluice_json::IoInput
 
 #[test]
 fn an_unclosed_comment_is_reported_on_the_line_where_it_opens() {
+    // Left open at the end of its line (its line feed included), or of the input.
     let cases = [
-        ("/* \n\n", Span::new(0, 5), "record 1 (line 1)"),
+        ("/* \n\n", Span::new(0, 4), "record 1 (line 1)"),
         // After record 2, where record 3 would start.
-        ("1\n2 /*\n\n\n", Span::new(4, 9), "record 3 (line 2)"),
-        ("1\n\n\n/* a\nb\nc", Span::new(4, 12), "record 2 (line 4)"),
+        ("1\n2 /*\n\n\n", Span::new(4, 7), "record 3 (line 2)"),
+        ("1\n\n\n/* a\nb\nc", Span::new(4, 9), "record 2 (line 4)"),
+        ("1\n\n\n/* a", Span::new(4, 8), "record 2 (line 4)"),
     ];
     for (text, span, note) in cases {
         for chunk in [1, 3, 4096] {
@@ -374,16 +376,18 @@ fn an_unclosed_comment_is_reported_on_the_line_where_it_opens() {
 
 #[test]
 fn an_unclosed_comment_inside_a_record_is_reported_after_the_window_has_moved_past_it() {
-    // The comment opens inside a record's value and runs over a line feed to the end of
-    // the input, which is longer than the window: when the missing `*/` is found, the
+    // The comment opens inside a record's value and runs over a line feed, its first line
+    // longer than the window: when the line feed that leaves it open is found, the
     // comment's start is long gone from the window. The error is still the unclosed
-    // comment at its start, which comes before the line feed, as over the slice.
+    // comment from its start to the end of its line, on the record's line, as over the
+    // slice.
     let text = format!(
-        "{{\"a\":1}}\n{{\"b\" /* {}\n{}",
-        "x".repeat(100),
-        "y".repeat(70_000)
+        "{{\"a\":1}}\n{{\"b\" /* {}\n{} */ 1}}\n",
+        "x".repeat(70_000),
+        "y".repeat(100)
     );
-    let expected = (codes::UNCLOSED_COMMENT, Some(Span::new(13, text.len())));
+    let line_end = text.find("x\n").unwrap() + 2;
+    let expected = (codes::UNCLOSED_COMMENT, Some(Span::new(13, line_end)));
     let slice = failure(collect(&mut NdjsonReader::new(
         sluice_json::SliceInput::new(text.as_bytes()),
         JsonOptions::json5(),
@@ -401,6 +405,75 @@ fn an_unclosed_comment_inside_a_record_is_reported_after_the_window_has_moved_pa
             "{:?}",
             io.notes()
         );
+    }
+}
+
+/// The records `reader` hands out before its first error, that error's code and span, and
+/// the code and span of the error a further `next_record` gives.
+fn records_then_error<S: sluice_json::Input>(
+    mut reader: NdjsonReader<S>,
+) -> (usize, (sluice_core::ErrorCode, Option<Span>), Option<Span>) {
+    let mut records = 0;
+    let err = loop {
+        match reader.next_record() {
+            Ok(Some(mut record)) => match Token::read_all(&mut record) {
+                Ok(_) => records += 1,
+                Err(err) => break err,
+            },
+            Ok(None) => panic!("read without an error"),
+            Err(err) => break err,
+        }
+    };
+    let again = failure(reader.next_record().map(|_| ()));
+    assert_eq!(again.code(), err.code(), "a further read fails the same");
+    (records, (err.code(), err.span()), again.span())
+}
+
+#[test]
+fn a_block_comment_must_end_on_the_line_it_opens() {
+    // A record is one line, and so is what stands between records: a block comment that
+    // goes on past a line feed is left open at the end of its line (its line feed
+    // included), before the first record, between records, after a record on its line,
+    // and inside a record's value, as a reader of that line alone finds it. Over the slice
+    // and over `io::Read` through windows of a few bytes.
+    let comments = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    let cases = [
+        ("/* a\n b */\n{\"a\":1}\n", 0, Span::new(0, 5)),
+        ("{\"a\":1}\n/* a\n b */\n{\"b\":2}\n", 1, Span::new(8, 13)),
+        ("{\"a\":1} /* a\n b */\n{\"b\":2}\n", 1, Span::new(8, 13)),
+        ("{\"a\":1}\n/* a\n b */ {\"b\":2}\n", 1, Span::new(8, 13)),
+        ("{\"a\":1}\n/* a\r\n b */\n", 1, Span::new(8, 14)),
+        ("{\"a\":1}\n/* \u{e9}\n */", 1, Span::new(8, 14)),
+        ("{\"a\":1 /* x\n */}\n", 0, Span::new(7, 12)),
+        ("[1, /* one\ntwo */ 2]\n", 0, Span::new(4, 11)),
+    ];
+    for (text, before, span) in cases {
+        let expected = (before, (codes::UNCLOSED_COMMENT, Some(span)), Some(span));
+        let slice = NdjsonReader::new(
+            sluice_json::SliceInput::new(text.as_bytes()),
+            comments.clone(),
+        );
+        assert_eq!(records_then_error(slice), expected, "{text:?}");
+        for window in 1..=8 {
+            for chunk in [1, 2, 5] {
+                let input = sluice_json::IoInput::with_window(
+                    Trickle {
+                        bytes: text.as_bytes(),
+                        chunk,
+                    },
+                    window,
+                );
+                let io = NdjsonReader::new(input, comments.clone());
+                assert_eq!(
+                    records_then_error(io),
+                    expected,
+                    "{text:?}: a {window}-byte window, {chunk} bytes a read"
+                );
+            }
+        }
     }
 }
 

@@ -383,18 +383,63 @@ fn a_line_that_ends_inside_a_string_fails_as_in_the_record_reader() {
 }
 
 #[test]
-fn a_block_comment_over_several_lines_is_unclosed_on_its_line() {
-    // The one input the two readers read differently: `NdjsonReader` allows the comment
-    // between records; a line alone holds it unclosed.
+fn a_block_comment_over_several_lines_is_unclosed_on_its_first_line_in_both_readers() {
+    // A line alone holds such a comment open to its end, line feed included; the record
+    // reader reports it so too, between records as inside a record's value.
     let relaxed = strict_with_comments();
-    let text = "/* exported\n   by hand */\n{\"id\":1}\n";
+    let cases = [
+        ("/* exported\n   by hand */\n{\"id\":1}\n", 0, (0, 12), 1),
+        ("{\"a\":1}\n/* a\n b */\n{\"b\":2}\n", 8, (8, 13), 2),
+        ("{\"a\":1} /* a\n b */\n{\"b\":2}\n", 0, (8, 13), 1),
+        ("{\"a\":1}\n/* a\r\n b */\n", 8, (8, 14), 2),
+        ("{\"a\":1}\n/* a\n b */", 8, (8, 13), 2),
+        ("{\"a\":1 /* x\n */}\n", 0, (7, 12), 1),
+    ];
+    for (text, line_offset, (start, end), line) in cases {
+        assert_eq!(
+            error_of_both(text, &relaxed),
+            (
+                codes::UNCLOSED_COMMENT,
+                Some(sluice_core::Span::new(start, end))
+            ),
+            "{text:?}"
+        );
+        let summary = ingest_records(
+            text.as_bytes(),
+            &ParallelOptions {
+                skip_errors: true,
+                json: relaxed.clone(),
+                ..ParallelOptions::default()
+            },
+            |reader| read_value(reader),
+            |_| Ok(()),
+        )
+        .unwrap();
+        let first = &summary.errors[0].record;
+        assert_eq!((first.line, first.offset), (line, line_offset), "{text:?}");
+    }
+    // A character the line feed cuts short is invalid UTF-8 in the comment, found before
+    // the line ends, in both (a line alone once took it for a character the end of the
+    // input cut, and reported the comment unclosed).
+    let cut: &[u8] = b"{\"a\":1}\n/* \xC3\n */\n";
+    let expected = (codes::INVALID_UTF8, Some(sluice_core::Span::new(11, 12)));
     assert_eq!(
-        record_reader_outcome(text, relaxed.clone()).unwrap().len(),
-        1
+        parallel_outcome(cut, relaxed.clone()).unwrap_err(),
+        expected
     );
-    let (code, span) = parallel_outcome(text, relaxed).unwrap_err();
-    assert_eq!(code, codes::UNCLOSED_COMMENT);
-    assert_eq!(span.map(|span| span.start), Some(0));
+    let err = record_reader_outcome(cut, relaxed.clone()).unwrap_err();
+    assert_eq!((err.code(), err.span()), expected);
+    // A comment that ends on its line is whitespace to both.
+    for text in [
+        "/* a */\n{\"a\":1}\n",
+        "{\"a\":1}\n/* a */\n{\"b\":2}\n",
+        "{\"a\":1} /* a */\n /* b */ {\"b\":2} /* c */\n/* d */",
+        "{\"a\":1}\r\n/* a\r */\r\n",
+        "{\"a\" /* a */ :1}\n",
+    ] {
+        assert!(parallel_outcome(text, relaxed.clone()).is_ok(), "{text:?}");
+        assert_readers_agree(text, &relaxed);
+    }
 }
 
 #[test]
