@@ -16,7 +16,7 @@ pub const EXPECT_KEY: ErrorCode = ErrorCode::new("json", "ExpectKey");
 pub const UNEXPECTED_TOKEN: ErrorCode = ErrorCode::new("json", "UnexpectedToken");
 /// A string with no closing quote before the end of the input.
 pub const UNCLOSED_STRING: ErrorCode = ErrorCode::new("json", "UnclosedString");
-/// A `/* ...` comment with no closing `*/`.
+/// A `/* ...` comment with no closing `*/` (in NDJSON, none on the comment's line).
 pub const UNCLOSED_COMMENT: ErrorCode = ErrorCode::new("json", "UnclosedComment");
 /// A backslash escape that is not valid (`"\x"`, `"\u12G4"`).
 pub const INVALID_ESCAPE: ErrorCode = ErrorCode::new("json", "InvalidEscape");

@@ -3,7 +3,9 @@
 //! [`NdjsonReader`] hands out the records one at a time, each as a [`Record`] that is a
 //! [`Reader`] of its own and says on which line and at which byte it starts. Memory stays
 //! bounded on any stream: only the input window and the open containers of the current
-//! record are held. [`NdjsonWriter`] writes one condensed value per line.
+//! record are held. A record is one line, and so is what stands between records: neither
+//! a value nor a comment may go on past a line feed, so the records and errors are those of
+//! a reader of each line alone. [`NdjsonWriter`] writes one condensed value per line.
 
 use std::io;
 
@@ -16,12 +18,18 @@ use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 ///
 /// Records must be separated by a line break (blank lines are skipped); two values on one
 /// line are [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). A record is one line: a value
-/// that goes on past a line feed (between tokens, or in a comment) is cut off there, as
-/// [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF) at the line feed, the error a reader of
-/// that line alone reports. An error that the next line makes (`[1` then `2`) is reported
-/// so; a value that is whole only with the next line (`{"a":` then `1}`) fails at the read
-/// after its last token, so the record never ends cleanly. Inside a record the usual
-/// [`JsonOptions`] apply (strict by default).
+/// that goes on past a line feed (between tokens, or after a line comment) is cut off
+/// there, as [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF) at the line feed, the error a
+/// reader of that line alone reports. An error that the next line makes (`[1` then `2`) is
+/// reported so; a value that is whole only with the next line (`{"a":` then `1}`) fails at
+/// the read after its last token, so the record never ends cleanly. Inside a record the
+/// usual [`JsonOptions`] apply (strict by default).
+///
+/// With [`JsonOptions::comments`], a block comment must end on the line it opens, inside a
+/// record or between records (before the first, between two, after the last): one that goes
+/// on past a line feed is [`UNCLOSED_COMMENT`](crate::codes::UNCLOSED_COMMENT), spanning from
+/// its `/*` to the end of its line, line feed included, as a reader of that line alone (the
+/// [`parallel`](crate::parallel) ingestion) finds it.
 ///
 /// ```
 /// use sluice_core::Reader;

@@ -72,7 +72,9 @@ pub enum DuplicateKeys {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonOptions {
-    /// `// line` and `/* block */` comments wherever whitespace may stand.
+    /// `// line` and `/* block */` comments wherever whitespace may stand. In NDJSON
+    /// records (see [`NdjsonReader`](crate::NdjsonReader)) a block comment must end on the
+    /// line it opens.
     pub comments: bool,
     /// A `,` after the last item of an array or object (`[1, 2,]`).
     pub trailing_commas: bool,

@@ -9,11 +9,10 @@
 //! hold exactly one value. A line is read as [`NdjsonReader`](crate::NdjsonReader) reads it
 //! in the whole input, so both accept and refuse the same inputs with the same errors: a
 //! line without a value (blank, or only comments where the options allow them) holds no
-//! record, and a byte order mark may open the input's first line only. (A block comment
-//! over several lines, which `NdjsonReader` allows between records, is the exception: a
-//! line alone holds it unclosed.) A bad record is reported with its 1-based line number and
-//! the absolute byte offset of its line; with [`ParallelOptions::skip_errors`] it is
-//! collected and the run goes on.
+//! record, a byte order mark may open the input's first line only, and a block comment that
+//! goes on past its line is unclosed at the end of the line, between records as inside one.
+//! A bad record is reported with its 1-based line number and the absolute byte offset of
+//! its line; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
 //!
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
 //! file at newline boundaries can run this per shard.
