@@ -190,10 +190,6 @@ struct LineCounter {
     counted_to: usize,
     /// Line breaks before `counted_to`.
     breaks: usize,
-    /// The offset and 1-based line of the last block comment met: the scan of a comment
-    /// moves past its start (and counts its lines), so an unclosed comment's error, which
-    /// points at the start, finds its line here.
-    comment: (usize, usize),
 }
 
 /// A streaming JSON reader implementing [`Reader`].
@@ -557,13 +553,10 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// 1-based line number of absolute offset `at`, which must be at or after every offset
-    /// counted so far, or the start of the last block comment (whose scan counts the lines
-    /// after it: an unclosed comment's error points back at its start).
+    /// counted so far, or on the line of the last one: the start of a block comment left
+    /// open, whose scan counted up to where it stopped, on the comment's line (a comment in
+    /// records never goes on past a line feed).
     pub(crate) fn line_of(&mut self, at: usize) -> usize {
-        let (comment_at, comment_line) = self.lines.comment;
-        if at == comment_at && comment_line > 0 && at < self.lines.counted_to {
-            return comment_line;
-        }
         self.count_lines_to(at);
         self.lines.breaks + 1
     }
@@ -952,10 +945,6 @@ impl<S: Input> JsonReader<S> {
                 }
             }
             Some(b'*') => {
-                if self.lines.enabled {
-                    let line = self.line_of(start);
-                    self.lines.comment = (start, line);
-                }
                 self.pos += 2;
                 loop {
                     let rest = self.rest();
