@@ -560,3 +560,30 @@ fn a_record_whose_number_arrives_in_pieces_is_read_without_waiting_for_more() {
     let err = reader.next_record().err().expect("the stream paused");
     assert_eq!(err.code(), sluice_core::codes::IO);
 }
+
+#[test]
+fn a_records_line_is_the_line_its_errors_are_shown_on_after_a_lone_carriage_return() {
+    // A lone `\r` is whitespace inside a line: it separates no records, and the line index
+    // that renders diagnostics does not start a line at it either.
+    let text = "{\"a\":\r1}\n[2]\r\n\"x\"\r 3\n";
+    let index = sluice_core::span::LineIndex::new(text.as_bytes());
+    let mut reader = NdjsonReader::from_str(text);
+    let mut lines = Vec::new();
+    let err = loop {
+        match reader.next_record() {
+            Ok(Some(mut record)) => {
+                let shown = index.line_column(record.offset()).line;
+                lines.push((record.line(), shown));
+                Token::read_all(&mut record).unwrap();
+            }
+            Ok(None) => panic!("the last line holds two values"),
+            Err(err) => break err,
+        }
+    };
+    assert_eq!(lines, [(1, 1), (2, 2), (3, 3)]);
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::TRAILING_TOKEN, Some(Span::new(19, 20)))
+    );
+    assert_eq!(index.line_column(19).line, 3);
+}
