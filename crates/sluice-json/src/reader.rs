@@ -972,8 +972,12 @@ impl<S: Input> JsonReader<S> {
                     self.pos += checked;
                     // One byte more than is left, or the loop would not move on.
                     if !self.ensure(0, kept.max(1) + 1)? {
-                        // Unclosed. Its last byte was left unchecked: the missing end is
+                        // Unclosed. The bytes kept back are checked now: invalid UTF-8
+                        // among them (`\xC3` then a line feed) is the first error, as a
+                        // reader of the same text with a `*/` after it finds; only a
+                        // character cut by the end of the input leaves the missing end as
                         // the error.
+                        self.comment_utf8(self.rest().len(), true)?;
                         let end = self.input.offset() + self.input.window().len();
                         return Err(self.comment_left_open(start, end));
                     }

@@ -279,8 +279,11 @@ fn comments_must_be_utf8_like_the_rest_of_the_document() {
         assert_eq!(read(text, &options).unwrap().len(), 4);
     }
     // Invalid UTF-8 is `json/InvalidUtf8` over the bad sequence, on both input paths.
-    let cases: [(&[u8], usize, usize); 6] = [
+    let cases: [(&[u8], usize, usize); 8] = [
         (b"[1 // a\xFFb\n]", 7, 8),
+        // In a block comment the input never closes, too: the bad byte comes first.
+        (b"[1 /* a\xC3\n", 7, 8),
+        (b"[1 /* a\xF1\n\n", 7, 8),
         (b"[1 /* a\xFFb */]", 7, 8),
         // A sequence broken off by another byte, and one cut by the end of the input.
         (b"[1 /* a\xE4\xB8 */]", 7, 9),
@@ -302,6 +305,17 @@ fn comments_must_be_utf8_like_the_rest_of_the_document() {
                 );
             }
         }
+    }
+    // A character cut by the end of the input inside an unclosed comment: the missing end
+    // is the error.
+    for chunk in [1, 2, 5, 4096] {
+        let err =
+            read_trickle(b"[1 /* a\xC3", chunk, &JsonOptions::relaxed()).expect_err("unclosed");
+        assert_eq!(
+            (err.code(), err.span()),
+            (codes::UNCLOSED_COMMENT, Some(Span::new(3, 8))),
+            "{chunk}-byte reads"
+        );
     }
 }
 
