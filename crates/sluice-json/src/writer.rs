@@ -503,18 +503,38 @@ impl<W: io::Write> JsonWriter<W> {
     /// Writes the buffered output to the sink (without checking the structure).
     ///
     /// # Errors
-    /// An I/O error from the sink.
+    /// An I/O error from the sink. What the sink had not accepted stays buffered, and the
+    /// next flush (this one or the one a later write makes) sends it, each byte once.
     pub fn flush(&mut self) -> Result<()> {
         self.flush_buffer()?;
         self.sink.flush().map_err(Error::io)
     }
 
+    /// Hands the buffer to the sink. What the sink accepted leaves the buffer even when a
+    /// later call fails, so the next flush goes on from the first byte not accepted:
+    /// `write_all` does not say how much it wrote before an error, and sending the whole
+    /// buffer again repeated that part in the output.
     fn flush_buffer(&mut self) -> Result<()> {
-        if !self.out.is_empty() {
-            self.sink.write_all(&self.out).map_err(Error::io)?;
+        let mut written = 0;
+        let result = loop {
+            let rest = &self.out[written..];
+            if rest.is_empty() {
+                break Ok(());
+            }
+            match self.sink.write(rest) {
+                Ok(0) => break Err(io::Error::from(io::ErrorKind::WriteZero)),
+                // `min`: a sink claiming more than it was given must not move us past the end.
+                Ok(n) => written += n.min(rest.len()),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => break Err(err),
+            }
+        };
+        if written == self.out.len() {
             self.out.clear();
+        } else {
+            self.out.drain(..written);
         }
-        Ok(())
+        result.map_err(Error::io)
     }
 
     #[inline(always)]

@@ -582,3 +582,76 @@ fn options_that_would_write_invalid_json_are_refused_before_the_first_value() {
     };
     assert_eq!(write(&tokens, one_line).unwrap(), "[true]");
 }
+
+/// A sink that takes at most `chunk` bytes per call and fails the call numbered `fail_at`
+/// (1-based) with `failure`: an error, or `Ok(0)`.
+struct FailingSink {
+    data: Vec<u8>,
+    chunk: usize,
+    calls: usize,
+    fail_at: usize,
+    failure: fn() -> std::io::Result<usize>,
+}
+
+impl std::io::Write for FailingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls == self.fail_at {
+            return (self.failure)();
+        }
+        let n = buf.len().min(self.chunk);
+        self.data.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_sink_error_after_a_partial_write_does_not_repeat_the_accepted_bytes() {
+    let failures: [fn() -> std::io::Result<usize>; 3] = [
+        || Err(std::io::Error::other("disk full")),
+        || Ok(0),
+        || Err(std::io::ErrorKind::Interrupted.into()),
+    ];
+    for (kind, failure) in failures.into_iter().enumerate() {
+        for fail_at in 1..=3 {
+            // The sink takes 10 000 bytes a call, so each flush of the writer's buffer
+            // (about 32 KiB) takes several calls, and the failing one comes after the sink
+            // has accepted part of the buffer.
+            let sink = FailingSink {
+                data: Vec::new(),
+                chunk: 10_000,
+                calls: 0,
+                fail_at,
+                failure,
+            };
+            let mut writer = JsonWriter::new(sink, WriterOptions::condensed());
+            writer.write_array_root(None).unwrap();
+            let item = "y".repeat(100);
+            let mut errors = Vec::new();
+            for _ in 0..1000 {
+                // The caller goes on after the error: the value was taken, only its
+                // hand-over to the sink failed, and the next flush retries that.
+                if let Err(err) = writer.write_str(&item) {
+                    errors.push(err.code());
+                }
+            }
+            writer.write_array_end().unwrap();
+            let sink = writer.into_inner().unwrap();
+            if kind == 2 {
+                // `Interrupted` is retried, never reported.
+                assert_eq!(errors, [], "{kind} {fail_at}");
+            } else {
+                assert_eq!(errors, [core_codes::IO], "{kind} {fail_at}");
+            }
+            let expected = format!("[{}]", vec![format!("\"{item}\""); 1000].join(","));
+            assert_eq!(
+                String::from_utf8(sink.data).unwrap(),
+                expected,
+                "{kind} {fail_at}"
+            );
+        }
+    }
+}
