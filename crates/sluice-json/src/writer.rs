@@ -615,9 +615,10 @@ impl<W: io::Write> JsonWriter<W> {
         if place == Place::Root {
             self.end_root();
         } else {
-            // A scalar uses up `inline_next` unless it is inside a one-line container (where
-            // everything is on one line anyway and the request waits for a container).
-            self.inline_next &= self.level.inline;
+            // A scalar is the value the request was for, and uses it up. Also inside a
+            // one-line container, where it changes nothing: kept there, the request
+            // outlived the container and put the next unrelated container on one line.
+            self.inline_next = false;
         }
         self.maybe_flush()
     }
@@ -640,7 +641,7 @@ impl<W: io::Write> JsonWriter<W> {
         if place == Place::Item {
             // The common case, as `end_scalar` does it for an item.
             text::push_bytes(&mut self.out, text);
-            self.inline_next &= self.level.inline;
+            self.inline_next = false;
             return self.maybe_flush();
         }
         self.scalar_root_or_key(place, text)

@@ -655,3 +655,24 @@ fn a_sink_error_after_a_partial_write_does_not_repeat_the_accepted_bytes() {
         }
     }
 }
+
+#[test]
+fn an_inline_request_used_by_a_scalar_in_a_one_line_container_does_not_outlive_it() {
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_array_root(None).unwrap();
+    writer.inline_next_value();
+    writer.write_array_root(None).unwrap();
+    // Asked for the scalar that follows, inside a container already on one line.
+    writer.inline_next_value();
+    writer.write_u64(1).unwrap();
+    writer.write_array_end().unwrap();
+    // Nobody asked for this one to be on one line.
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(2).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_array_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "[\n  [1],\n  [\n    2\n  ]\n]"
+    );
+}
