@@ -273,7 +273,10 @@ impl<S: Input> Reader for Record<'_, S> {
 }
 
 /// Writes NDJSON: each root value condensed on one line, ended by `\n` as soon as the
-/// value is complete (so a consumer of a live stream sees whole lines).
+/// value is complete (so a consumer of a live stream sees whole lines). Output is buffered
+/// and handed to the sink in whole lines only: at the end of a record once about 32 KiB
+/// have gathered (a longer record is held until it ends), and at
+/// [`finish`](Writer::finish) or [`into_inner`](NdjsonWriter::into_inner).
 ///
 /// ```
 /// use sluice_core::Writer;

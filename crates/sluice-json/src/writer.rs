@@ -539,7 +539,9 @@ impl<W: io::Write> JsonWriter<W> {
 
     #[inline(always)]
     fn maybe_flush(&mut self) -> Result<()> {
-        if self.out.len() >= self.flush_at {
+        // NDJSON waits for the end of the record: a consumer of the stream is promised
+        // whole lines, and a flush inside a record would hand it half of one.
+        if self.out.len() >= self.flush_at && !(self.line_per_value && self.slot != Slot::Root) {
             self.flush_buffer()?;
         }
         Ok(())

@@ -5,7 +5,8 @@ mod common;
 use sluice_core::testing::{Features, normalize, read_checked, sample_tokens};
 use sluice_core::{Ext, Number, NumberHint, Reader, Token, Writer, codes as core_codes, pipe};
 use sluice_json::{
-    BlobMode, ExtMode, JsonOptions, JsonReader, JsonWriter, NonFinite, WriterOptions, codes,
+    BlobMode, ExtMode, JsonOptions, JsonReader, JsonWriter, NdjsonWriter, NonFinite, WriterOptions,
+    codes,
 };
 
 fn write(tokens: &[Token], options: WriterOptions) -> sluice_core::Result<String> {
@@ -675,4 +676,36 @@ fn an_inline_request_used_by_a_scalar_in_a_one_line_container_does_not_outlive_i
         writer.into_string().unwrap(),
         "[\n  [1],\n  [\n    2\n  ]\n]"
     );
+}
+
+#[test]
+fn an_ndjson_writer_hands_the_sink_whole_lines_only() {
+    /// Keeps each piece the writer hands over.
+    struct Pieces(Vec<Vec<u8>>);
+    impl std::io::Write for Pieces {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut writer = NdjsonWriter::new(Pieces(Vec::new()));
+    let text = "z".repeat(1000);
+    // Records of 1 to 60 strings of 1 KB: the buffer fills up inside many of them.
+    for strings in 1..=60 {
+        writer.write_array_root(None).unwrap();
+        for _ in 0..strings {
+            writer.write_str(&text).unwrap();
+        }
+        writer.write_array_end().unwrap();
+    }
+    let pieces = writer.into_inner().unwrap().0;
+    assert!(pieces.len() > 1);
+    for piece in &pieces {
+        assert_eq!(piece.last(), Some(&b'\n'));
+    }
+    let lines: Vec<u8> = pieces.concat();
+    assert_eq!(lines.iter().filter(|&&b| b == b'\n').count(), 60);
 }
