@@ -604,7 +604,9 @@ impl<W: io::Write> JsonWriter<W> {
             if !self.options.multiple_values {
                 return Err(misuse("a second root value (multiple_values is off)"));
             }
-            if !self.line_per_value {
+            // NDJSON ended the last value with its line break already, and so did
+            // `finish` with `final_newline`: another would leave a blank line.
+            if !self.line_per_value && !self.final_newline_done {
                 self.out.extend_from_slice(self.options.newline.as_bytes());
             }
         }

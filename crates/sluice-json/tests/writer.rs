@@ -709,3 +709,17 @@ fn an_ndjson_writer_hands_the_sink_whole_lines_only() {
     let lines: Vec<u8> = pieces.concat();
     assert_eq!(lines.iter().filter(|&&b| b == b'\n').count(), 60);
 }
+
+#[test]
+fn a_root_value_after_finish_follows_the_final_newline_without_a_blank_line() {
+    let options = WriterOptions {
+        multiple_values: true,
+        final_newline: true,
+        ..WriterOptions::condensed()
+    };
+    let mut writer = JsonWriter::for_string(options);
+    writer.write_u64(1).unwrap();
+    Writer::finish(&mut writer).unwrap();
+    writer.write_u64(2).unwrap();
+    assert_eq!(writer.into_string().unwrap(), "1\n2\n");
+}
