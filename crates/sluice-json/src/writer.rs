@@ -115,7 +115,8 @@ pub struct WriterOptions {
     pub pretty: bool,
     /// One level of indentation (pretty only).
     pub indent: String,
-    /// The line break (pretty only; also ends the document with `final_newline`).
+    /// The line break: in pretty output; between root values with `multiple_values`
+    /// (condensed output too); at the end with `final_newline`.
     pub newline: String,
     /// A space after `:` (pretty and inline parts).
     pub space_after_colon: bool,

@@ -723,3 +723,14 @@ fn a_root_value_after_finish_follows_the_final_newline_without_a_blank_line() {
     writer.write_u64(2).unwrap();
     assert_eq!(writer.into_string().unwrap(), "1\n2\n");
 }
+
+#[test]
+fn condensed_root_values_are_separated_by_the_newline_option() {
+    let options = WriterOptions {
+        multiple_values: true,
+        newline: "\r\n".into(),
+        ..WriterOptions::condensed()
+    };
+    let tokens = [Token::ArrayRoot(None), Token::ArrayEnd, Token::Bool(true)];
+    assert_eq!(write(&tokens, options).unwrap(), "[]\r\ntrue");
+}
