@@ -50,4 +50,4 @@ pub use reader::{EnumToken, Ext, Reader};
 pub use span::Span;
 pub use token::{OwnedEnum, Token};
 pub use value::{Value, ValueReader, ValueWriter};
-pub use writer::Writer;
+pub use writer::{Writer, write_counted};

@@ -322,3 +322,53 @@ impl<W: Writer + ?Sized> Writer for &mut W {
 impl<W: Writer + ?Sized> Writer for Box<W> {
     forward_writer!();
 }
+
+/// Writes all of `bytes` to `sink`, as [`std::io::Write::write_all`] does, and says how many
+/// of them the sink accepted, also when it fails partway.
+///
+/// A buffered format writer hands its buffer to the sink with this, so that after an error
+/// it can keep only the bytes the sink did not take: with `write_all`, which does not say
+/// how far it got, a retry would send the accepted part a second time and the output would
+/// hold it twice. `Interrupted` is retried; a sink that accepts nothing (`Ok(0)`) is
+/// `WriteZero`.
+///
+/// ```
+/// use std::io::{self, Write};
+/// use sluice_core::write_counted;
+///
+/// /// Takes at most 3 bytes, then fails.
+/// struct Small(Vec<u8>);
+/// impl Write for Small {
+///     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+///         if self.0.len() >= 3 {
+///             return Err(io::Error::other("full"));
+///         }
+///         let n = bytes.len().min(3 - self.0.len());
+///         self.0.extend_from_slice(&bytes[..n]);
+///         Ok(n)
+///     }
+///     fn flush(&mut self) -> io::Result<()> {
+///         Ok(())
+///     }
+/// }
+///
+/// let mut sink = Small(Vec::new());
+/// let (accepted, result) = write_counted(&mut sink, b"abcde");
+/// assert_eq!(accepted, 3);
+/// assert!(result.is_err());
+/// assert_eq!(sink.0, b"abc");
+/// ```
+pub fn write_counted(sink: &mut impl std::io::Write, bytes: &[u8]) -> (usize, std::io::Result<()>) {
+    use std::io::ErrorKind;
+    let mut written = 0;
+    while written < bytes.len() {
+        match sink.write(&bytes[written..]) {
+            Ok(0) => return (written, Err(ErrorKind::WriteZero.into())),
+            // `min`: a sink that claims more than it was given must not move past the end.
+            Ok(n) => written += n.min(bytes.len() - written),
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => return (written, Err(err)),
+        }
+    }
+    (written, Ok(()))
+}

@@ -516,20 +516,7 @@ impl<W: io::Write> JsonWriter<W> {
     /// `write_all` does not say how much it wrote before an error, and sending the whole
     /// buffer again repeated that part in the output.
     fn flush_buffer(&mut self) -> Result<()> {
-        let mut written = 0;
-        let result = loop {
-            let rest = &self.out[written..];
-            if rest.is_empty() {
-                break Ok(());
-            }
-            match self.sink.write(rest) {
-                Ok(0) => break Err(io::Error::from(io::ErrorKind::WriteZero)),
-                // `min`: a sink claiming more than it was given must not move us past the end.
-                Ok(n) => written += n.min(rest.len()),
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => break Err(err),
-            }
-        };
+        let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out);
         if written == self.out.len() {
             self.out.clear();
         } else {

@@ -440,18 +440,43 @@ impl<W: io::Write> MsgPackWriter<W> {
         Ok(())
     }
 
-    /// Hands the buffer to the sink, leaving out the unused bytes of reserved headers.
+    /// Hands the buffer to the sink, leaving out the unused bytes of reserved headers (all
+    /// final here: nothing is flushed while a container of unknown length is open).
+    ///
+    /// When the sink fails, the bytes it did not take stay buffered, as one piece without
+    /// reserved bytes, and the next flush sends them: each byte reaches the sink once.
     fn flush_buffer(&mut self) -> Result<()> {
         let mut from = 0;
-        for patch in &self.patches {
-            let used_end = patch.at + usize::from(patch.used);
-            self.out.write_all(&self.buf[from..used_end])?;
-            from = patch.at + RESERVED;
+        for piece in 0..=self.patches.len() {
+            let (end, next) = match self.patches.get(piece) {
+                Some(patch) => (patch.at + usize::from(patch.used), patch.at + RESERVED),
+                None => (self.buf.len(), self.buf.len()),
+            };
+            let (written, result) = sluice_core::write_counted(&mut self.out, &self.buf[from..end]);
+            if let Err(err) = result {
+                self.keep_unsent(piece, from + written);
+                return Err(Error::io(err));
+            }
+            from = next;
         }
-        self.out.write_all(&self.buf[from..])?;
         self.buf.clear();
         self.patches.clear();
         Ok(())
+    }
+
+    /// After a failed flush: keeps the output not sent yet, from `at` in piece `piece` on,
+    /// as the whole buffer, its reserved headers' unused bytes left out.
+    #[cold]
+    fn keep_unsent(&mut self, piece: usize, at: usize) {
+        let mut rest = Vec::with_capacity(self.buf.len() - at);
+        let mut from = at;
+        for patch in &self.patches[piece..] {
+            rest.extend_from_slice(&self.buf[from..patch.at + usize::from(patch.used)]);
+            from = patch.at + RESERVED;
+        }
+        rest.extend_from_slice(&self.buf[from..]);
+        self.buf = rest;
+        self.patches.clear();
     }
 }
 
