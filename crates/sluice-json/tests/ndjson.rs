@@ -587,3 +587,27 @@ fn a_records_line_is_the_line_its_errors_are_shown_on_after_a_lone_carriage_retu
     );
     assert_eq!(index.line_column(19).line, 3);
 }
+
+#[test]
+fn an_error_the_line_shows_comes_before_the_line_feed_that_cuts_the_token() {
+    // A JSON5 string with an escaped line break, where a `,` is due: the line alone has the
+    // string's start only, and that is what the error spans.
+    let text = "[\"a\" \"\\\nb\"]\n";
+    let mut records = json5_records(text.as_bytes());
+    let err = collect(&mut records).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(5, 6)))
+    );
+    // A reader of the whole text reads the string over the line feed, and spans all of it.
+    let options = JsonOptions {
+        multiple_values: true,
+        ..JsonOptions::json5()
+    };
+    let mut reader = sluice_json::JsonReader::from_slice(text.as_bytes()).with_options(options);
+    let err = Token::read_all(&mut reader).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(5, 10)))
+    );
+}
