@@ -98,8 +98,8 @@ impl fmt::Display for LineColumn {
 /// Built from the source when an error is shown. A line ends at `\n` (so `\r\n` ends one
 /// too, its `\r` not shown); a lone `\r` does not end a line. That is how serde_json counts
 /// lines, and how NDJSON separates records: a record's line number and the line its errors
-/// are shown on are the same. The source is bytes, so a document with invalid UTF-8 can still be shown (invalid
-/// sequences display as `U+FFFD` without moving any offset). A UTF-8 byte order mark at the
+/// are shown on are the same. The source is bytes, so a document with invalid UTF-8 can
+/// still be shown (invalid sequences display as `U+FFFD` without moving any offset). A UTF-8 byte order mark at the
 /// very start is not part of the first line: editors hide it, so it takes no column there.
 ///
 /// ```
