@@ -17,8 +17,10 @@
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
 //! file at newline boundaries can run this per shard.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
+use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
@@ -34,7 +36,8 @@ pub struct ParallelOptions {
     /// Deliver blocks in input order (`true`, the default) or as soon as each is parsed.
     pub ordered: bool,
     /// Collect bad records in [`IngestSummary::errors`] and go on, instead of stopping at the
-    /// first one.
+    /// first one (in input order). When `ordered`, a run that stops there has delivered
+    /// every record before that one and none after it.
     pub skip_errors: bool,
     /// Bytes per block, at least 1 KiB (a smaller value counts as 1 KiB; a record longer
     /// than a block gets a block of its own).
@@ -117,9 +120,21 @@ struct Parsed<A> {
     errors: Vec<RecordError>,
 }
 
+/// A parsed block, or the payload of a panic while parsing it.
+type Outcome<A> = std::thread::Result<Parsed<A>>;
+
 /// Reads NDJSON from `input` in parallel: `record` is called on a worker thread for each
 /// record with that block's accumulator (made by `new_accumulator`), and `deliver` on the
 /// calling thread with each finished block's accumulator.
+///
+/// `record` must read the record's whole value: what it leaves unread makes the record bad
+/// ([`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN)). An error it returns makes the record
+/// bad too, reported as any bad record: collected with its [`RecordInfo`] under
+/// [`ParallelOptions::skip_errors`], else the run's error (with the record's line as its
+/// source). The rest of the line is checked once `record` returns, so a line that goes on
+/// with a second value is a bad record although `record` has read its first: call
+/// [`JsonReader::finish`] in `record` before keeping what it read, as [`ingest_records`]
+/// does.
 ///
 /// ```
 /// use sluice_core::Reader;
@@ -148,6 +163,10 @@ struct Parsed<A> {
 /// # Errors
 /// An I/O error, an error returned by `deliver`, or (unless errors are skipped) the first bad
 /// record in input order.
+///
+/// # Panics
+/// A panic in `new_accumulator` or `record` stops the run: no more input is read, and it is
+/// raised again on the calling thread (with its payload) once the workers are done.
 pub fn ingest_blocks<R, A, N, F, D>(
     input: R,
     options: &ParallelOptions,
@@ -165,7 +184,7 @@ where
     let jobs = options.worker_count();
     let (work_tx, work_rx) = mpsc::sync_channel::<Block>(jobs * 2);
     let work_rx = Arc::new(Mutex::new(work_rx));
-    let (done_tx, done_rx) = mpsc::channel::<Parsed<A>>();
+    let (done_tx, done_rx) = mpsc::channel::<Outcome<A>>();
     let mut summary = IngestSummary::default();
 
     std::thread::scope(|scope| {
@@ -181,7 +200,12 @@ where
                         Err(_) => return,
                     };
                     let Ok(block) = next else { return };
-                    let parsed = parse_block(&block, options, new_accumulator, record);
+                    // A panic in the caller's closures is caught and handed over, so that
+                    // the calling thread stops reading at once and raises it as it was
+                    // (the block's accumulator is dropped, never used again).
+                    let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        parse_block(&block, options, new_accumulator, record)
+                    }));
                     if done_tx.send(parsed).is_err() {
                         return;
                     }
@@ -196,6 +220,8 @@ where
             next_sequence: 0,
             waiting: BTreeMap::new(),
             failure: None,
+            failed_block: None,
+            panic: None,
         };
         let read_result = split_blocks(input, options.block_size, |block| {
             summary.bytes += block.bytes.len() as u64;
@@ -220,7 +246,7 @@ where
                 collector.accept(parsed, &mut summary, &mut deliver);
             }
             // Stop reading once a record has failed and errors are not skipped.
-            if collector.failure.is_some() {
+            if collector.failure.is_some() || collector.panic.is_some() {
                 return Err(Error::custom("stopped"));
             }
             Ok(())
@@ -228,6 +254,10 @@ where
         drop(work_tx);
         for parsed in done_rx {
             collector.accept(parsed, &mut summary, &mut deliver);
+        }
+        if let Some(payload) = collector.panic.take() {
+            // Raised after the workers are done, as the panic of the run.
+            std::panic::resume_unwind(payload);
         }
         if let Some(failure) = collector.failure.take() {
             return Err(failure);
@@ -245,15 +275,29 @@ struct Collector<A> {
     next_sequence: u64,
     waiting: BTreeMap<u64, Parsed<A>>,
     failure: Option<Error>,
+    /// The block whose bad record is `failure` (`None` if `deliver` failed).
+    failed_block: Option<u64>,
+    /// The first panic of a worker, raised once the workers are done.
+    panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<A> Collector<A> {
     fn accept(
         &mut self,
-        parsed: Parsed<A>,
+        parsed: Outcome<A>,
         summary: &mut IngestSummary,
         deliver: &mut impl FnMut(A) -> Result<()>,
     ) {
+        if self.panic.is_some() {
+            return;
+        }
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(payload) => {
+                self.panic = Some(payload);
+                return;
+            }
+        };
         if !self.ordered {
             self.finish_block(parsed, summary, deliver);
             return;
@@ -265,6 +309,15 @@ impl<A> Collector<A> {
         }
     }
 
+    /// Stops the run at `bad`, the first bad record of block `sequence`.
+    fn fail_at_record(&mut self, sequence: u64, bad: RecordError) {
+        self.failed_block = Some(sequence);
+        self.failure = Some(bad.error.with_note(format!(
+            "in the record on line {} (byte {})",
+            bad.record.line, bad.record.offset
+        )));
+    }
+
     fn finish_block(
         &mut self,
         mut parsed: Parsed<A>,
@@ -272,15 +325,25 @@ impl<A> Collector<A> {
         deliver: &mut impl FnMut(A) -> Result<()>,
     ) {
         if self.failure.is_some() {
+            // Out of order, a block read before the failed one may come later with a bad
+            // record of its own: that one comes first in the input, so it is the run's error.
+            let earlier = self
+                .failed_block
+                .is_some_and(|failed| parsed.sequence < failed);
+            if earlier && !self.skip_errors && !parsed.errors.is_empty() {
+                self.fail_at_record(parsed.sequence, parsed.errors.remove(0));
+            }
             return;
         }
         summary.records += parsed.records;
         if !self.skip_errors && !parsed.errors.is_empty() {
-            let first = parsed.errors.remove(0);
-            self.failure = Some(first.error.with_note(format!(
-                "in the record on line {} (byte {})",
-                first.record.line, first.record.offset
-            )));
+            // The block's records before its bad one are good: they are delivered as those
+            // of the blocks before, so what a run delivers does not depend on the block size.
+            let bad = parsed.errors.remove(0);
+            match deliver(parsed.accumulator) {
+                Ok(()) => self.fail_at_record(parsed.sequence, bad),
+                Err(err) => self.failure = Some(err),
+            }
             return;
         }
         summary.errors.append(&mut parsed.errors);
@@ -487,7 +550,11 @@ where
         options,
         Vec::new,
         |records: &mut Vec<T>, reader, _| {
-            records.push(parse(reader)?);
+            let value = parse(reader)?;
+            // A line that goes on after the value (a second value) is a bad record: check
+            // it before keeping the value, or it would be both delivered and refused.
+            reader.finish()?;
+            records.push(value);
             Ok(())
         },
         |records| records.into_iter().try_for_each(&mut sink),

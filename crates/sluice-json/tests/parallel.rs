@@ -462,3 +462,113 @@ fn an_error_found_when_a_token_is_read_after_a_record_was_cut_off_is_the_cut() {
         assert_eq!((err.code(), err.span()), (code, span));
     }
 }
+
+#[test]
+fn an_unordered_run_stops_at_the_first_bad_record_in_input_order() {
+    // Bad records on lines 5 and 2900; the block of line 5 is held back, so the block of
+    // line 2900 is parsed first.
+    let input: String = (1..=3000)
+        .map(|line| match line {
+            5 | 2900 => "[,]\n".to_owned(),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    let options = ParallelOptions {
+        ordered: false,
+        ..small_blocks(4)
+    };
+    let err = ingest_blocks(
+        input.as_bytes(),
+        &options,
+        || (),
+        |(), reader, info| {
+            if info.line == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            reader.skip()
+        },
+        |()| Ok(()),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), codes::UNEXPECTED_TOKEN);
+    assert_eq!(err.span(), Some(sluice_core::Span::new(1, 2)));
+    let source = err.source_text().unwrap();
+    assert_eq!((source.line_offset, &*source.text), (4, &b"[,]\n"[..]));
+}
+
+#[test]
+fn ingest_records_does_not_deliver_a_record_whose_line_holds_a_second_value() {
+    let mut values = Vec::new();
+    let summary = ingest_records(
+        "1 2\n3\n".as_bytes(),
+        &ParallelOptions {
+            skip_errors: true,
+            ..small_blocks(2)
+        },
+        |reader| reader.read_u8(),
+        |value| {
+            values.push(value);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(values, [3]);
+    assert_eq!(summary.records, 1);
+    assert_eq!(summary.errors.len(), 1);
+    let bad = &summary.errors[0];
+    assert_eq!((bad.record.line, bad.record.offset), (1, 0));
+    assert_eq!(bad.error.code(), codes::TRAILING_TOKEN);
+    assert_eq!(bad.error.span(), Some(sluice_core::Span::new(2, 3)));
+}
+
+#[test]
+fn the_records_before_the_first_bad_one_are_delivered_whatever_the_block_size() {
+    for jobs in [1, 2, 7] {
+        let mut values = Vec::new();
+        let err = ingest_records(
+            "1\n2\nx\n4\n".as_bytes(),
+            &ParallelOptions {
+                jobs,
+                ..ParallelOptions::default()
+            },
+            |reader| reader.read_u8(),
+            |value| {
+                values.push(value);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(values, [1, 2]);
+        assert_eq!(err.code(), codes::UNEXPECTED_TOKEN);
+        assert_eq!(err.source_text().unwrap().line_offset, 2);
+    }
+}
+
+#[test]
+fn a_panic_in_a_record_callback_stops_the_run_and_is_raised_as_it_was() {
+    for jobs in [1, 2, 7] {
+        let input = records(20_000);
+        let read = std::sync::atomic::AtomicU64::new(0);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ingest_blocks(
+                input.as_bytes(),
+                &small_blocks(jobs),
+                || (),
+                |(), reader, info| {
+                    read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    assert!(info.line != 100, "record callback panicked");
+                    reader.skip()
+                },
+                |()| Ok(()),
+            )
+        }));
+        let payload = outcome.unwrap_err();
+        assert_eq!(
+            payload.downcast_ref::<&str>(),
+            Some(&"record callback panicked")
+        );
+        // Only the blocks in flight when it panicked are read, not the whole input.
+        let read = read.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(read < 10_000, "{read} records read after the panic");
+    }
+}
