@@ -517,11 +517,7 @@ impl<W: io::Write> JsonWriter<W> {
     /// buffer again repeated that part in the output.
     fn flush_buffer(&mut self) -> Result<()> {
         let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out);
-        if written == self.out.len() {
-            self.out.clear();
-        } else {
-            self.out.drain(..written);
-        }
+        self.out.drain(..written);
         result.map_err(Error::io)
     }
 

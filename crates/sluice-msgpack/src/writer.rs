@@ -446,38 +446,41 @@ impl<W: io::Write> MsgPackWriter<W> {
     /// When the sink fails, the bytes it did not take stay buffered, as one piece without
     /// reserved bytes, and the next flush sends them: each byte reaches the sink once.
     fn flush_buffer(&mut self) -> Result<()> {
-        let mut from = 0;
-        for piece in 0..=self.patches.len() {
-            let (end, next) = match self.patches.get(piece) {
-                Some(patch) => (patch.at + usize::from(patch.used), patch.at + RESERVED),
-                None => (self.buf.len(), self.buf.len()),
-            };
-            let (written, result) = sluice_core::write_counted(&mut self.out, &self.buf[from..end]);
+        let MsgPackWriter {
+            out, buf, patches, ..
+        } = self;
+        let mut pieces = output_pieces(patches, buf.len());
+        while let Some(piece) = pieces.next() {
+            let (written, result) = sluice_core::write_counted(out, &buf[piece.clone()]);
             if let Err(err) = result {
-                self.keep_unsent(piece, from + written);
+                let mut rest = buf[piece.start + written..piece.end].to_vec();
+                for piece in pieces {
+                    rest.extend_from_slice(&buf[piece]);
+                }
+                *buf = rest;
+                patches.clear();
                 return Err(Error::io(err));
             }
-            from = next;
         }
-        self.buf.clear();
-        self.patches.clear();
+        drop(pieces);
+        buf.clear();
+        patches.clear();
         Ok(())
     }
+}
 
-    /// After a failed flush: keeps the output not sent yet, from `at` in piece `piece` on,
-    /// as the whole buffer, its reserved headers' unused bytes left out.
-    #[cold]
-    fn keep_unsent(&mut self, piece: usize, at: usize) {
-        let mut rest = Vec::with_capacity(self.buf.len() - at);
-        let mut from = at;
-        for patch in &self.patches[piece..] {
-            rest.extend_from_slice(&self.buf[from..patch.at + usize::from(patch.used)]);
-            from = patch.at + RESERVED;
-        }
-        rest.extend_from_slice(&self.buf[from..]);
-        self.buf = rest;
-        self.patches.clear();
-    }
+/// The ranges of a buffer of `len` bytes that make the output: all of it but the unused
+/// bytes of each reserved header in `patches`.
+fn output_pieces(patches: &[Patch], len: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let ends = patches
+        .iter()
+        .map(|patch| (patch.at + usize::from(patch.used), patch.at + RESERVED))
+        .chain(std::iter::once((len, len)));
+    ends.scan(0, |from, (end, next)| {
+        let piece = *from..end;
+        *from = next;
+        Some(piece)
+    })
 }
 
 impl<W: io::Write> Writer for MsgPackWriter<W> {
