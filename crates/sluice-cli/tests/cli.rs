@@ -41,6 +41,13 @@ fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
+/// Runs `sluice args`, which must exit with 0, and returns its standard output.
+fn succeed(args: &[&str]) -> String {
+    let out = sluice(args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -93,10 +100,8 @@ fn a_missing_file_is_a_usage_error() {
 #[test]
 fn dump_prints_one_indented_line_per_token() {
     let path = temp_file("dump", "doc.json", br#"{"a": [1, "x"], "b": null}"#);
-    let out = sluice(&["dump", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
-        text(&out.stdout),
+        succeed(&["dump", path.to_str().unwrap()]),
         "<MapRoot>\n|---<Name> 'a'\n|---<ArrayRoot>\n|---|---<Number> 1\n|---|---<String> 'x'\n\
          |---<ArrayEnd>\n|---<Name> 'b'\n|---<Null>\n<MapEnd>\n"
     );
@@ -248,9 +253,10 @@ fn check_ndjson_accepts_one_value_per_line() {
 #[test]
 fn fmt_writes_condensed_and_pretty_strict_json() {
     let path = temp_file("fmt", "in.jsonc", b"{ /* c */ \"a\" : [ 1 , 2 , ] , }");
-    let out = sluice(&["fmt", "--condensed", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "{\"a\":[1,2]}\n");
+    assert_eq!(
+        succeed(&["fmt", "--condensed", path.to_str().unwrap()]),
+        "{\"a\":[1,2]}\n"
+    );
     let out = sluice(&["fmt", path.to_str().unwrap()]);
     assert_eq!(text(&out.stdout), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
 }
@@ -393,12 +399,14 @@ fn convert_msgpack_to_json_needs_exactly_one_value() {
     assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
     // One value converts; several convert to NDJSON.
     let one = temp_file(dir_test, "one.msgpack", &[0x91, 0x03]);
-    let out = sluice(&["convert", one.to_str().unwrap(), "--to", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "[3]\n");
-    let out = sluice(&["convert", multi.to_str().unwrap(), "--to", "ndjson"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "1\n2\n[3]\n");
+    assert_eq!(
+        succeed(&["convert", one.to_str().unwrap(), "--to", "json"]),
+        "[3]\n"
+    );
+    assert_eq!(
+        succeed(&["convert", multi.to_str().unwrap(), "--to", "ndjson"]),
+        "1\n2\n[3]\n"
+    );
 }
 
 #[test]
@@ -799,23 +807,22 @@ fn convert_ndjson_to_json_writes_one_array() {
     let out = sluice(&["check", target.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 
-    let out = sluice(&[
-        "convert",
-        ndjson.to_str().unwrap(),
-        "--to",
-        "json",
-        "--pretty",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
-        text(&out.stdout),
+        succeed(&[
+            "convert",
+            ndjson.to_str().unwrap(),
+            "--to",
+            "json",
+            "--pretty",
+        ]),
         "[\n  1,\n  2,\n  {\n    \"a\": [\n      3\n    ]\n  }\n]\n"
     );
 
     let empty = temp_file("nd-to-json", "empty.ndjson", b"\n\n");
-    let out = sluice(&["convert", empty.to_str().unwrap(), "--to", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "[]\n");
+    assert_eq!(
+        succeed(&["convert", empty.to_str().unwrap(), "--to", "json"]),
+        "[]\n"
+    );
 }
 
 #[test]
@@ -847,9 +854,10 @@ fn convert_json_array_to_ndjson_writes_one_record_per_element() {
         (b"7", "7\n"),
     ] {
         let json = temp_file("json-to-nd", "one.json", contents);
-        let out = sluice(&["convert", json.to_str().unwrap(), "--to", "ndjson"]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), records);
+        assert_eq!(
+            succeed(&["convert", json.to_str().unwrap(), "--to", "ndjson"]),
+            records
+        );
     }
 }
 
