@@ -133,6 +133,11 @@ pub trait Writer {
 
     /// Starts a map; `len` is the number of entries when known up front.
     ///
+    /// A given `len` is a promise. A writer whose format records lengths (MessagePack) checks
+    /// it and refuses a container that ends with another count; others may only use it to
+    /// reserve space (the JSON writer ignores it), so a wrong count shows in one format and
+    /// not in another: give `None` when unsure.
+    ///
     /// # Errors
     /// When a value may not stand here, or on I/O failure.
     fn write_map_root(&mut self, len: Option<usize>) -> Result<()>;
@@ -144,6 +149,11 @@ pub trait Writer {
     fn write_map_end(&mut self) -> Result<()>;
 
     /// Starts an array; `len` is the number of elements when known up front.
+    ///
+    /// A given `len` is a promise. A writer whose format records lengths (MessagePack) checks
+    /// it and refuses a container that ends with another count; others may only use it to
+    /// reserve space (the JSON writer ignores it), so a wrong count shows in one format and
+    /// not in another: give `None` when unsure.
     ///
     /// # Errors
     /// When a value may not stand here, or on I/O failure.

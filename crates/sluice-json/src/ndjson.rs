@@ -276,7 +276,8 @@ impl<S: Input> Reader for Record<'_, S> {
 /// value is complete (so a consumer of a live stream sees whole lines). Output is buffered
 /// and handed to the sink in whole lines only: at the end of a record once about 32 KiB
 /// have gathered (a longer record is held until it ends), and at
-/// [`finish`](Writer::finish) or [`into_inner`](NdjsonWriter::into_inner).
+/// [`flush`](NdjsonWriter::flush), [`finish`](Writer::finish) or
+/// [`into_inner`](NdjsonWriter::into_inner).
 ///
 /// ```
 /// use sluice_core::Writer;
@@ -324,12 +325,54 @@ impl<W: io::Write> NdjsonWriter<W> {
         self.writer.values_written()
     }
 
+    /// Hands the sink every complete record and flushes it; a record still being written
+    /// stays in the writer until it ends. For a live stream whose consumer should see each
+    /// record soon, not only once 32 KiB have gathered.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::NdjsonWriter;
+    /// let mut writer = NdjsonWriter::new(Vec::new());
+    /// writer.write_u64(1)?;
+    /// writer.write_array_root(None)?;
+    /// writer.flush()?;
+    /// assert_eq!(writer.get_ref(), b"1\n"); // the open array is not handed over
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An I/O error from the sink. What it had not accepted stays buffered for the next
+    /// flush, each byte sent once.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer.flush_whole_lines()
+    }
+
+    /// The sink. Records still buffered in the writer are not in it yet.
+    #[must_use]
+    pub fn get_ref(&self) -> &W {
+        self.writer.get_ref()
+    }
+
+    /// The sink, to change (writing to it directly puts bytes before the records still
+    /// buffered in the writer: [`flush`](Self::flush) first).
+    #[must_use]
+    pub fn get_mut(&mut self) -> &mut W {
+        self.writer.get_mut()
+    }
+
     /// Flushes and returns the sink, after checking that the last record is complete.
     ///
     /// # Errors
     /// As [`Writer::finish`].
     pub fn into_inner(self) -> Result<W> {
         self.writer.into_inner()
+    }
+
+    /// The sink and the output not yet handed to it (a record cut short included), with no
+    /// check and no flush: see [`JsonWriter::into_parts`].
+    #[must_use]
+    pub fn into_parts(self) -> (W, Vec<u8>) {
+        self.writer.into_parts()
     }
 }
 

@@ -494,11 +494,46 @@ impl<W: io::Write> JsonWriter<W> {
     /// Flushes and returns the sink, after checking that every container was closed.
     ///
     /// # Errors
-    /// As [`Writer::finish`].
+    /// As [`Writer::finish`]. The writer and its sink are dropped then; to get the sink back
+    /// whatever state the output is in, use [`into_parts`](Self::into_parts).
     pub fn into_inner(mut self) -> Result<W> {
         self.end_output()?;
         self.flush()?;
         Ok(self.sink)
+    }
+
+    /// The sink. Output still buffered in the writer is not in it yet.
+    #[must_use]
+    pub fn get_ref(&self) -> &W {
+        &self.sink
+    }
+
+    /// The sink, to change (writing to it directly puts bytes before the output still
+    /// buffered in the writer: [`flush`](Self::flush) first).
+    #[must_use]
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.sink
+    }
+
+    /// The sink and the output not yet handed to it, with no check and no flush: how a
+    /// caller whose output ended in an error, or was abandoned with containers still open,
+    /// gets the sink back ([`into_inner`](Self::into_inner) checks first and drops the
+    /// writer, sink included, when the check fails).
+    ///
+    /// ```
+    /// use sluice_core::{codes, Writer};
+    /// use sluice_json::JsonWriter;
+    /// let mut writer = JsonWriter::condensed(Vec::new());
+    /// writer.write_array_root(None)?;
+    /// writer.write_u64(1)?;
+    /// let (sink, unsent) = writer.into_parts();
+    /// assert!(sink.is_empty());
+    /// assert_eq!(unsent, b"[1");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn into_parts(self) -> (W, Vec<u8>) {
+        (self.sink, self.out)
     }
 
     /// Writes the buffered output to the sink (without checking the structure).
@@ -519,6 +554,25 @@ impl<W: io::Write> JsonWriter<W> {
         let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out);
         self.out.drain(..written);
         result.map_err(Error::io)
+    }
+
+    /// Hands the sink every complete line of the buffer, keeping back the line being
+    /// written (NDJSON, where a line is a record and the sink is promised whole ones).
+    pub(crate) fn flush_whole_lines(&mut self) -> Result<()> {
+        let complete = if self.slot == Slot::Root {
+            self.out.len()
+        } else {
+            // Inside a record: records end with the only line feeds of condensed output
+            // (one in a string is escaped), so the last one ends the last whole record.
+            self.out
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(0, |at| at + 1)
+        };
+        let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out[..complete]);
+        self.out.drain(..written);
+        result.map_err(Error::io)?;
+        self.sink.flush().map_err(Error::io)
     }
 
     #[inline(always)]

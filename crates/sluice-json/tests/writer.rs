@@ -734,3 +734,80 @@ fn condensed_root_values_are_separated_by_the_newline_option() {
     let tokens = [Token::ArrayRoot(None), Token::ArrayEnd, Token::Bool(true)];
     assert_eq!(write(&tokens, options).unwrap(), "[]\r\ntrue");
 }
+
+#[test]
+fn an_ndjson_flush_hands_over_the_complete_records_and_keeps_the_open_one() {
+    let mut writer = NdjsonWriter::new(Vec::new());
+    writer.write_u64(1).unwrap();
+    writer.write_map_root(None).unwrap();
+    writer.write_name("text").unwrap();
+    // A line break inside a string is escaped, so it cannot be taken for a record's end.
+    writer.write_str("a\nb").unwrap();
+    writer.flush().unwrap();
+    assert_eq!(writer.get_ref(), b"1\n");
+    writer.write_map_end().unwrap();
+    writer.flush().unwrap();
+    assert_eq!(writer.get_ref(), b"1\n{\"text\":\"a\\nb\"}\n");
+    // Nothing buffered: a flush hands over nothing more.
+    writer.flush().unwrap();
+    writer.write_bool(true).unwrap();
+    assert_eq!(
+        writer.into_inner().unwrap(),
+        b"1\n{\"text\":\"a\\nb\"}\ntrue\n"
+    );
+}
+
+#[test]
+fn an_ndjson_flush_that_fails_part_way_sends_each_byte_once() {
+    for fail_at in 1..=4 {
+        let sink = FailingSink {
+            data: Vec::new(),
+            chunk: 3,
+            calls: 0,
+            fail_at,
+            failure: || Err(std::io::Error::other("disk full")),
+        };
+        let mut writer = NdjsonWriter::new(sink);
+        for id in 0..3 {
+            writer.write_u64(id * 1000).unwrap();
+        }
+        writer.write_array_root(None).unwrap();
+        let error = writer.flush().unwrap_err();
+        assert_eq!(error.code(), core_codes::IO, "{fail_at}");
+        writer.flush().unwrap();
+        assert_eq!(writer.get_ref().data, b"0\n1000\n2000\n", "{fail_at}");
+        writer.write_array_end().unwrap();
+        let sink = writer.into_inner().unwrap();
+        assert_eq!(sink.data, b"0\n1000\n2000\n[]\n", "{fail_at}");
+    }
+}
+
+#[test]
+fn into_parts_gives_the_sink_back_with_the_unsent_output_when_into_inner_would_refuse() {
+    let mut writer = JsonWriter::condensed(Vec::new());
+    writer.write_array_root(None).unwrap();
+    let item = "x".repeat(1000);
+    // Enough for the writer to hand part of the output to the sink on its own.
+    for _ in 0..100 {
+        writer.write_str(&item).unwrap();
+    }
+    let (sink, unsent) = writer.into_parts();
+    assert!(!sink.is_empty());
+    let output = [sink, unsent].concat();
+    let expected = format!("[{}", vec![format!("\"{item}\""); 100].join(","));
+    assert_eq!(String::from_utf8(output).unwrap(), expected);
+
+    let mut records = NdjsonWriter::new(Vec::new());
+    records.write_u64(7).unwrap();
+    records.write_array_root(None).unwrap();
+    records.write_u64(8).unwrap();
+    let (sink, unsent) = records.into_parts();
+    assert_eq!([sink, unsent].concat(), b"7\n[8");
+
+    let mut open = JsonWriter::condensed(Vec::new());
+    open.write_array_root(None).unwrap();
+    assert_eq!(
+        open.into_inner().unwrap_err().code(),
+        core_codes::INVALID_STRUCTURE
+    );
+}
