@@ -20,7 +20,7 @@ use crate::Failure;
 /// Bytes buffered before a write to the sink.
 const BUFFER: usize = 1 << 16;
 /// Standard output's name in messages.
-const STDOUT: &str = "<stdout>";
+pub(crate) const STDOUT: &str = "<stdout>";
 
 /// Where output goes; write to it, then [`commit`](Output::commit) it.
 #[derive(Debug)]
@@ -307,7 +307,7 @@ fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
 }
 
 /// A failed write: quiet when the reader of standard output went away, else a usage error.
-fn write_failure(name: &str, err: &io::Error) -> Failure {
+pub(crate) fn write_failure(name: &str, err: &io::Error) -> Failure {
     if err.kind() == io::ErrorKind::BrokenPipe {
         Failure::Quiet
     } else {

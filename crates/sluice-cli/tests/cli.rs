@@ -1150,3 +1150,44 @@ fn streamed_json_errors_after_many_megabytes_of_lines_name_their_line() {
     let out = sluice_with_stdin(&["fmt", "-"], &doc);
     assert_error_at(&out, "json/UnexpectedToken", &doc, at);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ndjson_stats_reports_a_write_error_instead_of_panicking() {
+    let path = temp_file("stats-write-error", "r.ndjson", b"{\"a\": 1}\n{\"b\": 2}\n");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(["ndjson", "stats", path.to_str().unwrap()])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("<stdout>"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn ndjson_stats_ends_quietly_when_its_output_pipe_closes() {
+    // Many key paths, so the report is larger than a pipe holds.
+    let mut doc = Vec::new();
+    for i in 0..20_000 {
+        doc.extend_from_slice(format!("{{\"key{i}\": {i}}}\n").as_bytes());
+    }
+    let path = temp_file("stats-broken-pipe", "r.ndjson", &doc);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(["ndjson", "stats", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nobody reads the report.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

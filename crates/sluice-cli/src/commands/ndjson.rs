@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sluice_core::{Entry, Reader, Result as SluiceResult};
@@ -15,6 +15,7 @@ use sluice_json::{JsonReader, SliceInput};
 
 use crate::Failure;
 use crate::input::LOAD_LIMIT;
+use crate::output;
 
 /// Arguments of `sluice ndjson`.
 #[derive(Debug, clap::Args)]
@@ -271,7 +272,12 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         bytes += summary.bytes;
         errors += summary.errors.len();
     }
-    print!("{}", report(&total, records, bytes, errors));
+    // Written, not printed: `print!` panics when standard output is closed or full.
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(report(&total, records, bytes, errors).as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| output::write_failure(output::STDOUT, &e))?;
     if errors > 0 {
         return Err(Failure::Invalid(String::new()));
     }
