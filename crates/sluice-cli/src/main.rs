@@ -9,6 +9,7 @@ mod input;
 mod output;
 mod recent;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -80,12 +81,19 @@ fn main() -> ExitCode {
         // A closed output pipe ends the run quietly, like a successful one.
         Ok(()) | Err(Failure::Quiet) => ExitCode::from(EXIT_OK),
         Err(Failure::Invalid(diagnostic)) => {
-            eprint!("{diagnostic}");
+            to_stderr(format_args!("{diagnostic}"));
             ExitCode::from(EXIT_INVALID)
         }
         Err(Failure::Usage(message)) => {
-            eprintln!("sluice: {message}");
+            to_stderr(format_args!("sluice: {message}\n"));
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// Writes a message to standard error. Unlike `eprint!`, which panics when standard error
+/// cannot be written (`2>/dev/full`), a failure is ignored: there is nowhere left to report
+/// it, and the exit code still tells what happened.
+pub(crate) fn to_stderr(message: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(message);
 }

@@ -1191,3 +1191,30 @@ fn ndjson_stats_ends_quietly_when_its_output_pipe_closes() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_stderr_keeps_the_exit_code() {
+    let bad = temp_file("stderr-full", "bad.json", b"[1,");
+    let missing = bad.with_file_name("missing.json");
+    for (args, code) in [
+        (vec!["check", bad.to_str().unwrap()], 1),
+        (vec!["check", missing.to_str().unwrap()], 2),
+        (
+            vec!["check", bad.to_str().unwrap(), missing.to_str().unwrap()],
+            2,
+        ),
+        (vec!["ndjson", "stats", bad.to_str().unwrap()], 1),
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(&args)
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}

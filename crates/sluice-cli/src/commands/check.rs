@@ -58,11 +58,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             // Nothing is written, so a closed output pipe cannot happen here.
             Ok(()) | Err(Failure::Quiet) => {}
             Err(Failure::Invalid(diagnostic)) => {
-                eprint!("{diagnostic}");
+                crate::to_stderr(format_args!("{diagnostic}"));
                 invalid += 1;
             }
             Err(Failure::Usage(message)) => {
-                eprintln!("sluice: {message}");
+                crate::to_stderr(format_args!("sluice: {message}\n"));
                 unreadable += 1;
             }
         }

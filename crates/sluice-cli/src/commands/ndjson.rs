@@ -261,12 +261,12 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         )
         .map_err(|err| crate::input::invalid(err, name, None))?;
         for bad in &summary.errors {
-            eprintln!(
-                "{name}: line {} (byte {}): {}",
+            crate::to_stderr(format_args!(
+                "{name}: line {} (byte {}): {}\n",
                 bad.record.line,
                 bad.record.offset,
                 bad.error.code()
-            );
+            ));
         }
         records += summary.records;
         bytes += summary.bytes;
