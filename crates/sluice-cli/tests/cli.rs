@@ -1218,3 +1218,38 @@ fn an_unwritable_stderr_keeps_the_exit_code() {
         assert_eq!(out.status.code(), Some(code), "{args:?}");
     }
 }
+
+#[test]
+fn duplicate_keys_are_valid_rfc_8259_json() {
+    // RFC 8259 says only that names SHOULD be unique: JSONTestSuite's
+    // y_object_duplicated_key.json must be accepted.
+    let doc = b"{\"a\":\"b\",\"a\":\"c\"}";
+    let json = temp_file("duplicate-keys", "dup.json", doc);
+    let json = json.to_str().unwrap();
+    for args in [
+        vec!["check", json],
+        vec!["check", "--strict", json],
+        vec!["check", "--relaxed", json],
+        vec!["check", "--json5", json],
+    ] {
+        succeed(&args);
+    }
+    // Every occurrence is kept, in order.
+    assert_eq!(
+        succeed(&["fmt", "--condensed", json]),
+        "{\"a\":\"b\",\"a\":\"c\"}\n"
+    );
+    assert_eq!(
+        succeed(&["convert", json, "--to", "ndjson"]),
+        "{\"a\":\"b\",\"a\":\"c\"}\n"
+    );
+    let records = temp_file(
+        "duplicate-keys",
+        "dup.ndjson",
+        b"{\"a\":1,\"a\":2}\n{\"b\":3}\n",
+    );
+    let records = records.to_str().unwrap();
+    succeed(&["check", "--strict", records]);
+    let stats = succeed(&["ndjson", "stats", "--strict", records]);
+    assert!(stats.contains("errors: 0\n"), "{stats}");
+}

@@ -11,7 +11,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use indicatif::{ProgressBar, ProgressStyle};
 use sluice_core::{Entry, Reader, Result as SluiceResult};
 use sluice_json::parallel::{ParallelOptions, ingest_blocks};
-use sluice_json::{JsonReader, SliceInput};
+use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, SliceInput};
 
 use crate::Failure;
 use crate::input::LOAD_LIMIT;
@@ -225,6 +225,11 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     let mut options = ParallelOptions {
         jobs: args.jobs,
         skip_errors: !args.strict,
+        // A key twice in a record is valid JSON, as for `check` (see `pump::json_options`).
+        json: JsonOptions {
+            duplicate_keys: DuplicateKeys::LastWins,
+            ..JsonOptions::strict()
+        },
         ..ParallelOptions::default()
     };
     let mut total = Table::default();

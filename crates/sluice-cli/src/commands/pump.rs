@@ -15,7 +15,8 @@ use sluice_core::{
     pipe_value,
 };
 use sluice_json::{
-    Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader, SliceInput as JsonSlice,
+    DuplicateKeys, Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader,
+    SliceInput as JsonSlice,
 };
 use sluice_msgpack::{
     MsgPackReader, ReadInput, SliceInput as MsgPackSlice, codes as msgpack_codes,
@@ -69,6 +70,10 @@ pub(crate) fn json_options(format: Format, dialect: Dialect) -> JsonOptions {
         let ndjson = JsonOptions::ndjson();
         options.multiple_values = ndjson.multiple_values;
     }
+    // RFC 8259 only says names SHOULD be unique, and JSON5 lets the last one win: a
+    // document with a key twice is valid, and every occurrence is copied as it is. This
+    // also keeps memory bounded when a huge object streams.
+    options.duplicate_keys = DuplicateKeys::LastWins;
     options
 }
 
