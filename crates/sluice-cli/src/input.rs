@@ -81,6 +81,17 @@ impl Input {
     }
 }
 
+/// Refuses standard input (`-`) given more than once among `paths`: it can be read only
+/// once, and a second read would see an empty input.
+pub(crate) fn stdin_at_most_once(paths: &[String]) -> Result<(), Failure> {
+    if paths.iter().filter(|path| *path == "-").count() > 1 {
+        return Err(Failure::Usage(
+            "standard input (`-`) can be read only once: give `-` at most once".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads `source`, expected to hold about `size` bytes, into memory if it holds at most
 /// `limit` bytes; else streams it (the bytes read so far, then the rest). A regular file can
 /// hold more than its size said (it grew, or it is a /proc file that reports 0), and this

@@ -1253,3 +1253,27 @@ fn duplicate_keys_are_valid_rfc_8259_json() {
     let stats = succeed(&["ndjson", "stats", "--strict", records]);
     assert!(stats.contains("errors: 0\n"), "{stats}");
 }
+
+#[test]
+fn standard_input_given_twice_is_a_usage_error() {
+    // The second `-` would read an empty stream and report a valid input as invalid (or,
+    // for stats, count it once as if it were two inputs).
+    let doc = b"{\"a\": 1}\n";
+    for args in [
+        vec!["check", "-", "-"],
+        vec!["check", "--ndjson", "-", "-"],
+        vec!["ndjson", "stats", "-", "-"],
+    ] {
+        let out = sluice_with_stdin(&args, doc);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Once is fine.
+    let out = sluice_with_stdin(&["check", "-"], doc);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

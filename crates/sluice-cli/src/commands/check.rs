@@ -5,7 +5,7 @@ use sluice_core::NoopWriter;
 use crate::Failure;
 use crate::commands::pump::{DialectFlags, Shape, pump};
 use crate::format::{Dialect, Format};
-use crate::input::Input;
+use crate::input::{Input, stdin_at_most_once};
 
 /// Arguments of `sluice check`.
 ///
@@ -14,7 +14,7 @@ use crate::input::Input;
 /// syntax of each JSON value (`--strict`, `--relaxed`, `--json5`, else the extension).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The files to check (`-` for standard input).
+    /// The files to check (`-` for standard input, at most once).
     #[arg(required = true)]
     files: Vec<String>,
     #[command(flatten)]
@@ -48,6 +48,7 @@ impl Args {
 /// and the others are still checked, each invalid one with its diagnostic. The result is a
 /// usage failure if any file could not be read, else invalid if any file is.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+    stdin_at_most_once(&args.files)?;
     if let [path] = args.files.as_slice() {
         // Alone, the file's own report is the whole report.
         return check(args, path);

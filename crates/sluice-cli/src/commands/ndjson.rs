@@ -34,7 +34,7 @@ enum NdjsonCommand {
 /// Arguments of `sluice ndjson stats`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct StatsArgs {
-    /// The NDJSON files (`-` for standard input).
+    /// The NDJSON files (`-` for standard input, at most once).
     #[arg(required = true)]
     files: Vec<String>,
     /// Worker threads (default: one per core).
@@ -222,6 +222,7 @@ fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
 }
 
 fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
+    crate::input::stdin_at_most_once(&args.files)?;
     let mut options = ParallelOptions {
         jobs: args.jobs,
         skip_errors: !args.strict,
