@@ -375,8 +375,8 @@ fn convert_msgpack_to_json_needs_exactly_one_value() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("error[msgpack/TrailingData]"), "{stderr}");
-    let (_, line, column) = location(&stderr).expect("a location");
-    assert_eq!((line, column), (1, 2));
+    // The byte span of the second value (binary has no lines and columns).
+    assert!(stderr.contains("bytes 1..2"), "{stderr}");
     assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
     // Streamed, the byte span of the second value.
     let out = sluice_with_stdin(
@@ -1276,4 +1276,19 @@ fn standard_input_given_twice_is_a_usage_error() {
     // Once is fine.
     let out = sluice_with_stdin(&["check", "-"], doc);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn msgpack_diagnostics_give_byte_offsets_not_lines_of_binary() {
+    // 10 (a byte that is also a line feed), then an array of 2 items that holds 1.
+    let packed = temp_file("msgpack-offsets", "t.msgpack", &[0x0a, 0x92, 0x01]);
+    let out = sluice(&["check", packed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[msgpack/"), "{stderr}");
+    // No `name:line:column` made up from binary bytes, and no snippet of them.
+    assert_eq!(location(&stderr), None, "{stderr}");
+    assert!(!stderr.contains('\u{fffd}'), "{stderr}");
+    assert!(stderr.contains("bytes 1.."), "{stderr}");
+    assert!(stderr.contains("t.msgpack"), "{stderr}");
 }

@@ -228,8 +228,9 @@ fn copy_one<W: Writer>(reader: &mut AnyReader<'_>, writer: &mut W) -> SluiceResu
     writer.finish()
 }
 
-/// Opens the right reader over `input` and runs `body` with it; errors become diagnostics
-/// with the source snippet when the input is in memory or streamed JSON (see [`Recent`]).
+/// Opens the right reader over `input` and runs `body` with it; JSON errors become
+/// diagnostics with the source snippet, in memory or streamed (see [`Recent`]), and
+/// MessagePack errors give the byte offset.
 fn with_reader<T>(
     input: Input,
     format: Format,
@@ -244,7 +245,10 @@ fn with_reader<T>(
                 ),
                 Format::Msgpack => AnyReader::MsgPackSlice(MsgPackReader::from_slice(&bytes)),
             };
-            body(&mut reader).map_err(|err| invalid(err, &name, Some(&bytes)))
+            // MessagePack is binary: it has no lines to show, so its diagnostics give the
+            // byte offset, as when it streams.
+            let text = (format != Format::Msgpack).then_some(bytes.as_slice());
+            body(&mut reader).map_err(|err| invalid(err, &name, text))
         }
         Input::Streamed { name, source } => {
             let recent = Rc::new(RefCell::new(Recent::with_cap(JSON_CAP)));
