@@ -29,15 +29,15 @@ pub(crate) enum Dialect {
 
 impl Dialect {
     /// The dialect of an input: the one a flag asks for, else the one its file name suggests.
-    pub(crate) fn of_input(asked: Option<Dialect>, path: &str) -> Dialect {
+    pub(crate) fn of_input(asked: Option<Dialect>, path: impl AsRef<Path>) -> Dialect {
         asked.unwrap_or_else(|| Format::dialect_from_path(path))
     }
 }
 
 impl Format {
     /// The format a file name suggests, if its extension is known.
-    pub(crate) fn from_path(path: &str) -> Option<Format> {
-        let extension = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+    pub(crate) fn from_path(path: impl AsRef<Path>) -> Option<Format> {
+        let extension = path.as_ref().extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
             "json" | "jsonc" | "json5" => Some(Format::Json),
             "ndjson" | "jsonl" => Some(Format::Ndjson),
@@ -50,13 +50,14 @@ impl Format {
     /// else the one its file name suggests. Every command decides with this rule, so they
     /// agree on which inputs are NDJSON records: a JSON dialect flag never changes the format,
     /// only the syntax of each value.
-    pub(crate) fn of_input(asked: Option<Format>, path: &str) -> Option<Format> {
+    pub(crate) fn of_input(asked: Option<Format>, path: impl AsRef<Path>) -> Option<Format> {
         asked.or_else(|| Format::from_path(path))
     }
 
     /// The dialect a file name suggests (`.jsonc` is relaxed, `.json5` is JSON5).
-    pub(crate) fn dialect_from_path(path: &str) -> Dialect {
-        let extension = Path::new(path)
+    pub(crate) fn dialect_from_path(path: impl AsRef<Path>) -> Dialect {
+        let extension = path
+            .as_ref()
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);

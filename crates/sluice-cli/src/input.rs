@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
+use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -33,35 +34,38 @@ pub(crate) enum Input {
 
 impl Input {
     /// Opens `path` (`-` is standard input).
-    pub(crate) fn open(path: &str) -> Result<Input, Failure> {
-        if path == "-" {
+    pub(crate) fn open(path: &Path) -> Result<Input, Failure> {
+        if is_stdin(path) {
             return Ok(Input::Streamed {
                 name: "<stdin>".into(),
                 source: Box::new(io::stdin().lock()),
             });
         }
+        // Shown as it is when the name is UTF-8, else lossily: the file itself is opened by
+        // its exact name.
+        let shown = path.display();
         let file =
-            File::open(path).map_err(|e| Failure::Usage(format!("cannot open {path}: {e}")))?;
+            File::open(path).map_err(|e| Failure::Usage(format!("cannot open {shown}: {e}")))?;
         let metadata = file
             .metadata()
-            .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
+            .map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")))?;
         if metadata.is_dir() {
             return Err(Failure::Usage(format!(
-                "cannot read {path}: it is a directory"
+                "cannot read {shown}: it is a directory"
             )));
         }
         if !metadata.is_file() {
             // A pipe (`<(cat big.json)`, /dev/stdin), a FIFO or a device: its size says
             // nothing about what it holds, so it streams, as standard input does.
             return Ok(Input::Streamed {
-                name: path.to_owned(),
+                name: shown.to_string(),
                 source: Box::new(file),
             });
         }
         let size = metadata.len();
         if size <= LOAD_LIMIT {
-            return load_or_stream(path, file, size, LOAD_LIMIT)
-                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")));
+            return load_or_stream(&shown.to_string(), file, size, LOAD_LIMIT)
+                .map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")));
         }
         let source: Box<dyn Read> = if io::stderr().is_terminal() {
             let bar = ProgressBar::new(size).with_style(
@@ -75,16 +79,21 @@ impl Input {
             Box::new(file)
         };
         Ok(Input::Streamed {
-            name: path.to_owned(),
+            name: shown.to_string(),
             source,
         })
     }
 }
 
+/// Whether `path` is `-`, standard input (or output).
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// Refuses standard input (`-`) given more than once among `paths`: it can be read only
 /// once, and a second read would see an empty input.
-pub(crate) fn stdin_at_most_once(paths: &[String]) -> Result<(), Failure> {
-    if paths.iter().filter(|path| *path == "-").count() > 1 {
+pub(crate) fn stdin_at_most_once(paths: &[PathBuf]) -> Result<(), Failure> {
+    if paths.iter().filter(|path| is_stdin(path)).count() > 1 {
         return Err(Failure::Usage(
             "standard input (`-`) can be read only once: give `-` at most once".into(),
         ));
@@ -179,7 +188,7 @@ mod tests {
     fn small_regular_files_are_loaded() {
         let path = std::env::temp_dir().join(format!("sluice-input-{}.json", std::process::id()));
         std::fs::write(&path, b"[true]").unwrap();
-        let input = Input::open(path.to_str().unwrap());
+        let input = Input::open(&path);
         std::fs::remove_file(&path).unwrap();
         let Ok(input) = input else {
             panic!("the file opens")
@@ -190,7 +199,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_stream_whatever_their_size() {
-        let Ok(input) = Input::open("/dev/null") else {
+        let Ok(input) = Input::open(Path::new("/dev/null")) else {
             panic!("/dev/null opens")
         };
         assert_eq!(read_all(input), (false, Vec::new()));
@@ -199,9 +208,6 @@ mod tests {
     #[test]
     fn a_directory_is_a_usage_error() {
         let dir = std::env::temp_dir();
-        assert!(matches!(
-            Input::open(dir.to_str().unwrap()),
-            Err(Failure::Usage(_))
-        ));
+        assert!(matches!(Input::open(&dir), Err(Failure::Usage(_))));
     }
 }

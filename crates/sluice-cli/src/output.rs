@@ -101,28 +101,29 @@ struct Replacement {
 
 impl Output {
     /// Opens `path`, or standard output when it is `None` or `-`.
-    pub(crate) fn open(path: Option<&str>) -> Result<Output, Failure> {
-        let path = match path {
-            None | Some("-") => {
+    pub(crate) fn open(path: Option<&Path>) -> Result<Output, Failure> {
+        let (path, name) = match path.filter(|path| !crate::input::is_stdin(path)) {
+            None => {
                 let stdout = BufWriter::with_capacity(BUFFER, io::stdout().lock());
                 return Ok(Output {
                     sink: Sink::Stdout(stdout),
                     watch: WriteWatch::new(STDOUT),
                 });
             }
-            Some(path) => path,
+            // The name for messages; the file is written by its exact path.
+            Some(path) => (path, path.display().to_string()),
         };
-        let cannot = |e: io::Error| Failure::Usage(format!("cannot create {path}: {e}"));
+        let cannot = |e: io::Error| Failure::Usage(format!("cannot create {name}: {e}"));
         let mut target = PathBuf::from(path);
         let mut permissions = None;
         // `metadata` follows symbolic links: this is about the file that gets written.
         match fs::metadata(&target) {
             Ok(meta) if meta.is_dir() => {
                 return Err(Failure::Usage(format!(
-                    "cannot create {path}: it is a directory"
+                    "cannot create {name}: it is a directory"
                 )));
             }
-            Ok(meta) if !meta.is_file() => return Output::in_place(path),
+            Ok(meta) if !meta.is_file() => return Output::in_place(path, name),
             Ok(meta) => {
                 // Writing over a file needs the right to write it, as when it was truncated
                 // in place: opening it for writing (without truncating) checks exactly that.
@@ -138,19 +139,19 @@ impl Output {
             }
             // A link to a file not created yet: writing through it creates that file.
             Err(e) if e.kind() == io::ErrorKind::NotFound && is_symlink(&target) => {
-                return Output::in_place(path);
+                return Output::in_place(path, name);
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(cannot(e)),
         }
         let (temp, file) = create_temp(&target).map_err(|e| {
             Failure::Usage(format!(
-                "cannot create a temporary file next to {path}: {e}"
+                "cannot create a temporary file next to {name}: {e}"
             ))
         })?;
         // Built before anything else can fail, so that a failure removes the temporary file.
         let replacement = Replacement {
-            name: path.to_owned(),
+            name: name.clone(),
             target,
             temp,
             file: Some(BufWriter::with_capacity(BUFFER, file)),
@@ -164,19 +165,20 @@ impl Output {
         }
         Ok(Output {
             sink: Sink::Replace(replacement),
-            watch: WriteWatch::new(path),
+            watch: WriteWatch::new(&name),
         })
     }
 
-    fn in_place(path: &str) -> Result<Output, Failure> {
+    /// Opens `path` to write it in place; `name` is how messages show it.
+    fn in_place(path: &Path, name: String) -> Result<Output, Failure> {
         let file =
-            File::create(path).map_err(|e| Failure::Usage(format!("cannot create {path}: {e}")))?;
+            File::create(path).map_err(|e| Failure::Usage(format!("cannot create {name}: {e}")))?;
         Ok(Output {
+            watch: WriteWatch::new(&name),
             sink: Sink::InPlace {
-                name: path.to_owned(),
+                name,
                 file: BufWriter::with_capacity(BUFFER, file),
             },
-            watch: WriteWatch::new(path),
         })
     }
 

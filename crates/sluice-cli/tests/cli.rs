@@ -1292,3 +1292,43 @@ fn msgpack_diagnostics_give_byte_offsets_not_lines_of_binary() {
     assert!(stderr.contains("bytes 1.."), "{stderr}");
     assert!(stderr.contains("t.msgpack"), "{stderr}");
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_need_not_be_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_file("non-utf8", "placeholder", b"").with_file_name("");
+    let good = dir.join(OsStr::from_bytes(b"good\xff.json"));
+    let bad = dir.join(OsStr::from_bytes(b"bad\xff.json"));
+    let out_path = dir.join(OsStr::from_bytes(b"out\xff.json"));
+    std::fs::write(&good, b"{\"a\": [1, 2]}").unwrap();
+    std::fs::write(&bad, b"{\"a\": }").unwrap();
+    let run = |args: &[&OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let os = OsStr::new;
+    let out = run(&[os("check"), good.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&[os("check"), bad.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let (_, line, column) = location(&text(&out.stderr)).expect("a location");
+    assert_eq!((line, column), (1, 7));
+    let out = run(&[
+        os("fmt"),
+        os("--condensed"),
+        good.as_os_str(),
+        os("-o"),
+        out_path.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&out_path).unwrap(), b"{\"a\":[1,2]}\n");
+    let out = run(&[os("convert"), good.as_os_str(), os("--to"), os("ndjson")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, b"{\"a\":[1,2]}\n");
+    let out = run(&[os("dump"), good.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

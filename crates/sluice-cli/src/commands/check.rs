@@ -1,5 +1,7 @@
 //! `sluice check FILE...`: validate files, print a diagnostic for each invalid one.
 
+use std::path::{Path, PathBuf};
+
 use sluice_core::NoopWriter;
 
 use crate::Failure;
@@ -16,7 +18,7 @@ use crate::input::{Input, stdin_at_most_once};
 pub(crate) struct Args {
     /// The files to check (`-` for standard input, at most once).
     #[arg(required = true)]
-    files: Vec<String>,
+    files: Vec<PathBuf>,
     #[command(flatten)]
     dialect: DialectFlags,
     /// The input is NDJSON records, whatever its extension (each in the chosen dialect).
@@ -29,7 +31,7 @@ pub(crate) struct Args {
 
 impl Args {
     /// The format and dialect `path` is read with.
-    fn mode(&self, path: &str) -> (Format, Dialect) {
+    fn mode(&self, path: &Path) -> (Format, Dialect) {
         let format = if self.msgpack {
             Some(Format::Msgpack)
         } else if self.ndjson {
@@ -83,7 +85,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
 }
 
 /// Checks one file: a usage failure if it cannot be read, invalid with its diagnostic.
-fn check(args: &Args, path: &str) -> Result<(), Failure> {
+fn check(args: &Args, path: &Path) -> Result<(), Failure> {
     let (format, dialect) = args.mode(path);
     let input = Input::open(path)?;
     pump(input, format, dialect, Shape::Same, &mut NoopWriter::new())

@@ -9,6 +9,8 @@
 //! per element. A MessagePack stream becomes one JSON text only if it holds exactly one
 //! value.
 
+use std::path::PathBuf;
+
 use clap::ValueEnum;
 use sluice_json::{BlobMode, ExtMode, JsonWriter, NdjsonWriter, WriterOptions};
 use sluice_msgpack::MsgPackWriter;
@@ -49,7 +51,7 @@ pub(crate) enum BinaryInJson {
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct Args {
     /// The input file (`-` for standard input).
-    input: String,
+    input: PathBuf,
     /// The input format (default: from the extension).
     #[arg(long, value_enum)]
     from: Option<Format>,
@@ -58,7 +60,7 @@ pub(crate) struct Args {
     to: Option<Format>,
     /// Write here instead of standard output (replaced only on success).
     #[arg(short, long, value_name = "OUT")]
-    output: Option<String>,
+    output: Option<PathBuf>,
     /// Pretty JSON output (JSON output only: NDJSON is one record per line, MessagePack has no
     /// layout).
     #[arg(long)]
@@ -75,7 +77,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let from = Format::of_input(args.from, &args.input).ok_or_else(|| {
         Failure::Usage(format!(
             "cannot tell the format of {}: use --from json|ndjson|msgpack",
-            args.input
+            args.input.display()
         ))
     })?;
     let to = args

@@ -1,5 +1,7 @@
 //! `sluice dump FILE`: one line per token.
 
+use std::path::PathBuf;
+
 use sluice_core::DumpWriter;
 
 use crate::Failure;
@@ -12,7 +14,7 @@ use crate::output::Output;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The file to dump (`-` for standard input).
-    file: String,
+    file: PathBuf,
     /// The input format (default: from the extension, else JSON).
     #[arg(long, value_enum)]
     from: Option<Format>,

@@ -1,5 +1,7 @@
 //! `sluice fmt FILE`: reformat JSON, pretty or condensed.
 
+use std::path::PathBuf;
+
 use sluice_json::{JsonWriter, WriterOptions};
 
 use crate::Failure;
@@ -13,7 +15,7 @@ use crate::output::{self, Output};
 #[command(group = clap::ArgGroup::new("layout").multiple(false))]
 pub(crate) struct Args {
     /// The JSON file to format (`-` for standard input).
-    file: String,
+    file: PathBuf,
     /// Indented output, one item per line (the default).
     #[arg(long, group = "layout")]
     pretty: bool,
@@ -22,7 +24,7 @@ pub(crate) struct Args {
     condensed: bool,
     /// Write here instead of standard output (replaced only on success, so it may be FILE).
     #[arg(short, long, value_name = "OUT")]
-    output: Option<String>,
+    output: Option<PathBuf>,
     #[command(flatten)]
     dialect: DialectFlags,
 }

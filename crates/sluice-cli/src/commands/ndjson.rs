@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sluice_core::{Entry, Reader, Result as SluiceResult};
@@ -36,7 +37,7 @@ enum NdjsonCommand {
 pub(crate) struct StatsArgs {
     /// The NDJSON files (`-` for standard input, at most once).
     #[arg(required = true)]
-    files: Vec<String>,
+    files: Vec<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long, short, default_value_t = 0)]
     jobs: usize,
@@ -212,11 +213,12 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
 }
 
-fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
-    if path == "-" {
+fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
+    if crate::input::is_stdin(path) {
         return Ok((Box::new(io::stdin().lock()), None));
     }
-    let file = File::open(path).map_err(|e| Failure::Usage(format!("cannot open {path}: {e}")))?;
+    let file = File::open(path)
+        .map_err(|e| Failure::Usage(format!("cannot open {}: {e}", path.display())))?;
     let size = file.metadata().map(|m| m.len()).ok();
     Ok((Box::new(file), size))
 }
@@ -236,10 +238,10 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     let mut total = Table::default();
     let (mut records, mut bytes, mut errors) = (0u64, 0u64, 0usize);
     for path in &args.files {
-        let name = if path == "-" {
-            "<stdin>"
+        let name = if crate::input::is_stdin(path) {
+            "<stdin>".to_owned()
         } else {
-            path.as_str()
+            path.display().to_string()
         };
         name.clone_into(&mut options.source_name);
         let (source, size) = open(path)?;
@@ -265,7 +267,7 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
                 Ok(())
             },
         )
-        .map_err(|err| crate::input::invalid(err, name, None))?;
+        .map_err(|err| crate::input::invalid(err, &name, None))?;
         for bad in &summary.errors {
             crate::to_stderr(format_args!(
                 "{name}: line {} (byte {}): {}\n",

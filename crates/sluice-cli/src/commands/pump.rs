@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::io::Read;
+use std::path::Path;
 use std::rc::Rc;
 
 use sluice_core::{
@@ -45,7 +46,7 @@ pub(crate) struct DialectFlags {
 
 impl DialectFlags {
     /// The dialect asked for, else the one the file name suggests.
-    pub(crate) fn resolve(self, path: &str) -> Dialect {
+    pub(crate) fn resolve(self, path: &Path) -> Dialect {
         let asked = if self.json5 {
             Some(Dialect::Json5)
         } else if self.relaxed {
