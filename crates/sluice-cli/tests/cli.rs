@@ -1332,3 +1332,30 @@ fn file_names_need_not_be_utf8() {
     let out = run(&[os("dump"), good.as_os_str()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn ndjson_stats_goes_on_after_a_file_it_cannot_read() {
+    let one = temp_file(
+        "stats-unreadable",
+        "one.ndjson",
+        b"{\"a\": 1}\n{\"a\": 2}\n",
+    );
+    let two = temp_file("stats-unreadable", "two.ndjson", b"{\"b\": 3}\n");
+    let missing = one.with_file_name("missing.ndjson");
+    let dir = one.parent().unwrap();
+    let out = sluice(&[
+        "ndjson",
+        "stats",
+        one.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        two.to_str().unwrap(),
+    ]);
+    // The files that could be read are counted; the run still fails as a usage error.
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("records: 3\n"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("$.b ")), "{stdout}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("missing.ndjson"), "{stderr}");
+}

@@ -71,11 +71,22 @@ impl Table {
                 // Seen only in bad records.
                 continue;
             };
-            let mine = self.paths.entry(path).or_default();
-            mine.count += stats.count;
-            for (total, add) in mine.kinds.iter_mut().zip(stats.kinds) {
-                *total += add;
-            }
+            self.count(path, stats);
+        }
+    }
+
+    /// Adds the paths of another table (another file's).
+    fn add(&mut self, other: Table) {
+        for (path, stats) in other.paths {
+            self.count(path, &stats);
+        }
+    }
+
+    fn count(&mut self, path: String, stats: &PathStats) {
+        let mine = self.paths.entry(path).or_default();
+        mine.count += stats.count;
+        for (total, add) in mine.kinds.iter_mut().zip(stats.kinds) {
+            *total += add;
         }
     }
 }
@@ -237,6 +248,13 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     };
     let mut total = Table::default();
     let (mut records, mut bytes, mut errors) = (0u64, 0u64, 0usize);
+    // Like `check`, a file that cannot be read is reported in one line and the others are
+    // still read.
+    let mut unreadable = 0usize;
+    let mut cannot_read = |message: &str| {
+        crate::to_stderr(format_args!("sluice: {message}\n"));
+        unreadable += 1;
+    };
     for path in &args.files {
         let name = if crate::input::is_stdin(path) {
             "<stdin>".to_owned()
@@ -244,7 +262,14 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
             path.display().to_string()
         };
         name.clone_into(&mut options.source_name);
-        let (source, size) = open(path)?;
+        let (source, size) = match open(path) {
+            Ok(opened) => opened,
+            Err(Failure::Usage(message)) => {
+                cannot_read(&message);
+                continue;
+            }
+            Err(other) => return Err(other),
+        };
         let source: Box<dyn Read> = match size {
             Some(size) if size > LOAD_LIMIT && io::stderr().is_terminal() => {
                 let bar = ProgressBar::new(size).with_style(
@@ -257,17 +282,29 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
             }
             _ => source,
         };
-        let summary = ingest_blocks(
+        // The file's own table, added to the total only once the whole file is read.
+        let mut table = Table::default();
+        let ingested = ingest_blocks(
             source,
             &options,
             BlockStats::default,
             |stats, reader, _| stats.record(reader),
             |block| {
-                total.merge(block);
+                table.merge(block);
                 Ok(())
             },
-        )
-        .map_err(|err| crate::input::invalid(err, &name, None))?;
+        );
+        let summary = match ingested {
+            Ok(summary) => summary,
+            Err(err) => match crate::input::invalid(err, &name, None) {
+                // A read error (a directory, a device failing): the file counts nowhere.
+                Failure::Usage(message) => {
+                    cannot_read(&message);
+                    continue;
+                }
+                other => return Err(other),
+            },
+        };
         for bad in &summary.errors {
             crate::to_stderr(format_args!(
                 "{name}: line {} (byte {}): {}\n",
@@ -276,6 +313,7 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
                 bad.error.code()
             ));
         }
+        total.add(table);
         records += summary.records;
         bytes += summary.bytes;
         errors += summary.errors.len();
@@ -286,6 +324,12 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         .write_all(report(&total, records, bytes, errors).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| output::write_failure(output::STDOUT, &e))?;
+    if unreadable > 0 {
+        let total = args.files.len();
+        return Err(Failure::Usage(format!(
+            "{unreadable} of {total} files could not be read"
+        )));
+    }
     if errors > 0 {
         return Err(Failure::Invalid(String::new()));
     }
