@@ -1359,3 +1359,19 @@ fn ndjson_stats_goes_on_after_a_file_it_cannot_read() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("missing.ndjson"), "{stderr}");
 }
+
+#[test]
+fn fmt_writes_relaxed_input_as_strict_json_without_its_comments() {
+    let doc = b"{\n  // width\n  \"w\": 0x1F, /* h */ \"h\": .5,\n  \"l\": [1, 2,],\n}\n";
+    let path = temp_file("fmt-relaxed", "c.json5", doc);
+    assert_eq!(
+        succeed(&["fmt", "--condensed", path.to_str().unwrap()]),
+        "{\"w\":31,\"h\":0.5,\"l\":[1,2]}\n"
+    );
+    let path = temp_file("fmt-relaxed", "inf.json5", b"[1, Infinity]");
+    let out = sluice(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[json/NonFiniteNumber]"), "{stderr}");
+    assert_eq!(location(&stderr).map(|(_, l, c)| (l, c)), Some((1, 5)));
+}
