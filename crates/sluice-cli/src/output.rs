@@ -114,6 +114,13 @@ impl Output {
             Some(path) => (path, path.display().to_string()),
         };
         let cannot = |e: io::Error| Failure::Usage(format!("cannot create {name}: {e}"));
+        if is_descriptor_link(path) {
+            // `/dev/stdout`, `/dev/fd/N`: a file descriptor already open, maybe on a file
+            // opened for appending (`-o /dev/stdout >> log`). Replacing or truncating the
+            // file it leads to would lose what it holds: write at its end instead.
+            let file = OpenOptions::new().append(true).open(path).map_err(cannot)?;
+            return Ok(Output::in_place_file(file, name));
+        }
         let mut target = PathBuf::from(path);
         let mut permissions = None;
         // `metadata` follows symbolic links: this is about the file that gets written.
@@ -173,13 +180,18 @@ impl Output {
     fn in_place(path: &Path, name: String) -> Result<Output, Failure> {
         let file =
             File::create(path).map_err(|e| Failure::Usage(format!("cannot create {name}: {e}")))?;
-        Ok(Output {
+        Ok(Output::in_place_file(file, name))
+    }
+
+    /// Writes to `file`, opened already, in place.
+    fn in_place_file(file: File, name: String) -> Output {
+        Output {
             watch: WriteWatch::new(&name),
             sink: Sink::InPlace {
                 name,
                 file: BufWriter::with_capacity(BUFFER, file),
             },
-        })
+        }
     }
 
     /// Where this output's first write error will be noted.
@@ -270,6 +282,20 @@ impl Drop for Replacement {
             let _ = fs::remove_file(&self.temp);
         }
     }
+}
+
+/// Whether `path` leads to an open file descriptor rather than to a file of its own:
+/// `/dev/stdout` and `/dev/stderr` (links into `/proc`), or a name inside a `/proc/.../fd`
+/// directory (`/dev/fd/N`, `/proc/self/fd/N`).
+fn is_descriptor_link(path: &Path) -> bool {
+    let proc = Path::new("/proc");
+    let link_into_proc = fs::read_link(path).is_ok_and(|target| target.starts_with(proc));
+    let in_proc = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .and_then(|dir| fs::canonicalize(dir).ok())
+        .is_some_and(|dir| dir.starts_with(proc));
+    link_into_proc || in_proc
 }
 
 fn is_symlink(path: &Path) -> bool {

@@ -1375,3 +1375,36 @@ fn fmt_writes_relaxed_input_as_strict_json_without_its_comments() {
     assert!(stderr.contains("error[json/NonFiniteNumber]"), "{stderr}");
     assert_eq!(location(&stderr).map(|(_, l, c)| (l, c)), Some((1, 5)));
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_dev_stdout_appends_to_the_file_behind_it() {
+    // `sluice fmt x.json -o /dev/stdout >> log`: /dev/stdout leads to `log` itself, and
+    // replacing that file (or truncating it) would lose what it held.
+    let input = temp_file("dev-stdout", "in.json", b"{\"a\": 1}");
+    for out_path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        let log = temp_file("dev-stdout", "log.txt", b"previous\n");
+        let append = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args([
+                "fmt",
+                "--condensed",
+                input.to_str().unwrap(),
+                "-o",
+                out_path,
+            ])
+            .stdout(append)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&std::fs::read(&log).unwrap()),
+            "previous\n{\"a\":1}\n",
+            "{out_path}"
+        );
+        assert_eq!(
+            leftover_temp_files(log.parent().unwrap()),
+            Vec::<String>::new()
+        );
+    }
+}
