@@ -21,7 +21,7 @@ pub(crate) enum Dialect {
     /// RFC 8259 exactly.
     #[default]
     Strict,
-    /// Comments, trailing commas, any value at the root.
+    /// Comments and trailing commas.
     Relaxed,
     /// JSON5.
     Json5,

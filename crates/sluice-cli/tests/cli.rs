@@ -1408,3 +1408,13 @@ fn output_to_dev_stdout_appends_to_the_file_behind_it() {
         );
     }
 }
+
+#[test]
+fn a_scalar_root_is_valid_in_every_dialect() {
+    let path = temp_file("scalar-root", "s.json", b"42\n");
+    let path = path.to_str().unwrap();
+    for flag in ["--strict", "--relaxed", "--json5"] {
+        succeed(&["check", flag, path]);
+        assert_eq!(succeed(&["fmt", flag, path]), "42\n");
+    }
+}

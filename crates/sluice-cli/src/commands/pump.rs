@@ -36,7 +36,7 @@ pub(crate) struct DialectFlags {
     /// files).
     #[arg(long)]
     strict: bool,
-    /// Read relaxed JSON: comments, trailing commas, any value at the root.
+    /// Read relaxed JSON: comments and trailing commas.
     #[arg(long)]
     relaxed: bool,
     /// Read JSON5 (unquoted keys, single quotes, hex, Infinity/NaN, ...).
