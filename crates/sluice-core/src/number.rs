@@ -405,7 +405,16 @@ impl<'a> Number<'a> {
 
     /// The narrowest typed integer holding an integer value: `U64` for non-negative values
     /// up to `u64::MAX`, `I64` for negatives down to `i64::MIN`, then the 128-bit types.
-    /// Floats are returned unchanged; float text is parsed to `F64`.
+    /// Floats are returned unchanged; float text is parsed to `F64`. Integer text for zero
+    /// with a minus sign (`-0`) becomes `F64(-0.0)`, as serde_json reads it: no integer
+    /// type has a negative zero, and the sign is part of the data.
+    ///
+    /// ```
+    /// use sluice_core::{Number, NumberHint};
+    /// let minus_zero = Number::Text("-0", NumberHint::NegInteger).to_typed()?;
+    /// assert!(matches!(minus_zero, Number::F64(v) if v == 0.0 && v.is_sign_negative()));
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     ///
     /// # Errors
     /// When integer text does not fit even 128 bits, or the text is invalid.
@@ -413,6 +422,7 @@ impl<'a> Number<'a> {
         match self {
             Number::Text(_, NumberHint::Float) => Ok(Number::F64(self.to_f64()?)),
             Number::Text(text, NumberHint::NegInteger) => match self.to_i64() {
+                Ok(0) => Ok(Number::F64(-0.0)),
                 Ok(v) => Ok(Number::I64(v)),
                 Err(_) => self
                     .to_i128()
@@ -789,6 +799,10 @@ mod tests {
     fn to_typed_picks_the_narrowest_exact_form() {
         assert!(matches!(text("12").to_typed().unwrap(), Number::U64(12)));
         assert!(matches!(text("-12").to_typed().unwrap(), Number::I64(-12)));
+        assert!(
+            matches!(text("-0").to_typed().unwrap(), Number::F64(v) if v.to_bits() == (-0.0f64).to_bits())
+        );
+        assert!(matches!(text("0").to_typed().unwrap(), Number::U64(0)));
         assert!(matches!(
             text("18446744073709551616").to_typed().unwrap(),
             Number::U128(_)

@@ -76,7 +76,8 @@ struct Patch {
 /// Integers take the smallest form (a negative value the smallest signed one, a non-negative
 /// value the smallest unsigned one or a fixint), as do str, bin, ext, array and map headers;
 /// `f32` stays 32 bits and `f64` 64 bits (see [`WriterOptions::compact_floats`]). JSON number
-/// text is parsed: integers take the smallest integer form, floats become `f64`, integers
+/// text is parsed: integers take the smallest integer form (`-0` is the `f64` -0.0, so its
+/// sign survives), floats become `f64`, integers
 /// beyond 64 bits are [`INTEGER_TOO_LARGE`](codes::INTEGER_TOO_LARGE). `Name` and `String`
 /// are both str. Container lengths may be given (then checked:
 /// [`LENGTH_MISMATCH`](codes::LENGTH_MISMATCH)) or left to the writer. Several top-level

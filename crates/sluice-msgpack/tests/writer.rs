@@ -78,6 +78,11 @@ fn floats_keep_their_width_and_bits() {
         one(|w| w.write_number(Number::Text("1.0", NumberHint::Float))),
         common::hex("cb3ff0000000000000")
     );
+    // JSON's `-0` has no integer form that keeps its sign: it is the float -0.0.
+    assert_eq!(
+        one(|w| w.write_number(Number::Text("-0", NumberHint::NegInteger))),
+        common::hex("cb8000000000000000")
+    );
     let nan = f64::from_bits(0x7ff8_0000_0000_0001);
     assert_eq!(one(|w| w.write_f64(nan)), common::hex("cb7ff8000000000001"));
     // compact_floats narrows only when the bits survive.
