@@ -57,7 +57,7 @@ enum State {
 }
 
 /// Why the reader is in [`State::Failed`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Failure {
     /// A block comment never closed (its span): its scan went on to the end of the input, or
     /// in NDJSON to the end of its line.
@@ -65,6 +65,44 @@ enum Failure {
     /// An NDJSON record's value went on past the line feed at this absolute offset (see
     /// [`JsonReader::record_broken_over_lines`]); the record never completes.
     RecordCutOff(usize),
+    /// Any other error of the lexer, as `peek` reported it (see [`JsonReader::stop`]).
+    Lexer(Box<Stopped>),
+}
+
+/// A lexer error kept to be reported again, as it was reported first ([`Error`] is not
+/// `Clone`: it may hold an `io::Error`, whose kind and message the copy keeps).
+#[derive(Debug, Clone)]
+struct Stopped {
+    code: ErrorCode,
+    message: String,
+    span: Option<Span>,
+    path: Option<Path>,
+    notes: Vec<String>,
+}
+
+impl Stopped {
+    fn of(err: &Error) -> Stopped {
+        Stopped {
+            code: err.code(),
+            message: err.message().to_owned(),
+            span: err.span(),
+            path: err.path().cloned(),
+            notes: err.notes().to_vec(),
+        }
+    }
+
+    fn error(&self) -> Error {
+        let mut err = Error::new(self.code, self.message.clone());
+        if let Some(span) = self.span {
+            err = err.with_span(span);
+        }
+        if let Some(path) = &self.path {
+            err = err.with_path(path.clone());
+        }
+        self.notes
+            .iter()
+            .fold(err, |err, note| err.with_note(note.clone()))
+    }
 }
 
 /// Where the payload of the pending token lives. Offsets are relative to the token start.
@@ -619,6 +657,25 @@ impl<S: Input> JsonReader<S> {
             .map_or(self.input.offset() + self.pos, |span| span.start);
         let at = self.record_cut_before(start)?;
         Some(record_line_end_error(at).with_path(self.path()))
+    }
+
+    /// The reader stops at an error of the lexer: it is reported with its data path (see
+    /// [`Self::lexer_error`]), and every later peek and read reports it again, rather than
+    /// lex on from a position the failed token left behind (on the `io::Read` path, a
+    /// window that a refill may have moved since).
+    #[cold]
+    fn stop(&mut self, err: Error) -> Error {
+        if self.state == State::Failed {
+            return match self.failure {
+                // Built whole the first time.
+                Failure::Lexer(_) => err,
+                Failure::UnclosedComment(_) | Failure::RecordCutOff(_) => self.lexer_error(err),
+            };
+        }
+        let err = self.lexer_error(err);
+        self.failure = Failure::Lexer(Box::new(Stopped::of(&err)));
+        self.state = State::Failed;
+        err
     }
 
     /// Adds the data path to an error of the lexer: the path of the slot where the
@@ -1284,9 +1341,10 @@ impl<S: Input> JsonReader<S> {
     #[inline(always)]
     fn advance_other(&mut self) -> Result<Entry> {
         if self.state == State::Failed {
-            return Err(match self.failure {
-                Failure::UnclosedComment(span) => unclosed_comment_error(span),
-                Failure::RecordCutOff(at) => record_line_end_error(at),
+            return Err(match &self.failure {
+                Failure::UnclosedComment(span) => unclosed_comment_error(*span),
+                Failure::RecordCutOff(at) => record_line_end_error(*at),
+                Failure::Lexer(stopped) => stopped.error(),
             });
         }
         loop {
@@ -2630,7 +2688,7 @@ impl<S: Input> Reader for JsonReader<S> {
         if let Some(pending) = &self.pending {
             return Ok(pending.entry);
         }
-        self.advance().map_err(|e| self.lexer_error(e))
+        self.advance().map_err(|e| self.stop(e))
     }
 
     #[inline]

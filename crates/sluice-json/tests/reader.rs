@@ -640,6 +640,71 @@ fn peeked_tells_the_looked_at_token_until_it_is_read() {
     assert_eq!(broken.peeked(), None);
 }
 
+/// After a syntax error the reader stops: every later peek, read, skip or `finish()` gives
+/// the same error again (code and span), on the slice path and through `io::Read` whatever
+/// the size of the reads. It used to lex again from where the failed token began or from
+/// where the lexer had stopped, so a second peek could give another error, a token
+/// (`[1 /**/ 2]` through two-byte reads), or trip a debug assertion.
+#[test]
+fn a_syntax_error_is_repeated_by_everything_after_it() {
+    let relaxed = JsonOptions::relaxed();
+    let json5 = JsonOptions::json5();
+    let cases: [(&str, &JsonOptions, ErrorCode, (usize, usize)); 11] = [
+        ("[1 2]", &strict(), codes::EXPECT_COMMA, (3, 4)),
+        ("{\"a\" 1}", &strict(), codes::EXPECT_COLON, (5, 6)),
+        ("{\"a\":1 \"b\":2}", &strict(), codes::EXPECT_COMMA, (7, 10)),
+        ("{\"a\": 1 2}", &strict(), codes::EXPECT_COMMA, (8, 9)),
+        ("[\"\\x\"]", &strict(), codes::INVALID_ESCAPE, (2, 4)),
+        ("[\"\\ud800\"]", &strict(), codes::LONE_SURROGATE, (2, 8)),
+        ("[1 /**/ 2]", &relaxed, codes::EXPECT_COMMA, (8, 9)),
+        ("[/**/1 2]", &relaxed, codes::EXPECT_COMMA, (7, 8)),
+        ("{\"a\" /**/ 1}", &relaxed, codes::EXPECT_COLON, (10, 11)),
+        ("{a b:1}", &json5, codes::EXPECT_COLON, (3, 4)),
+        ("['x' 'y']", &json5, codes::EXPECT_COMMA, (5, 8)),
+    ];
+    fn check<S: sluice_json::Input>(
+        mut reader: JsonReader<S>,
+        text: &str,
+        code: ErrorCode,
+        span: (usize, usize),
+        how: &str,
+    ) {
+        let mut errors = Vec::new();
+        loop {
+            match reader.peek() {
+                Ok(entry) => Token::read(&mut reader, entry).map(drop),
+                Err(err) => {
+                    errors.push(err);
+                    break;
+                }
+            }
+            .expect("the tokens before the error read");
+        }
+        for _ in 0..2 {
+            errors.push(reader.peek().expect_err("a second peek"));
+        }
+        errors.push(reader.read_u8().expect_err("a read"));
+        errors.push(reader.skip().expect_err("a skip"));
+        errors.push(reader.finish().expect_err("finish"));
+        for err in errors {
+            assert_eq!(
+                (err.code(), err.span()),
+                (code, Some(Span::new(span.0, span.1))),
+                "{text:?} {how}"
+            );
+        }
+    }
+    for (text, options, code, span) in cases {
+        let slice = JsonReader::from_str(text).with_options(options.clone());
+        check(slice, text, code, span, "slice");
+        for chunk in 1..=4 {
+            let input = common::trickle_input(text.as_bytes(), chunk);
+            let reader = JsonReader::new(input, options.clone());
+            check(reader, text, code, span, &format!("{chunk}-byte reads"));
+        }
+    }
+}
+
 /// The lexer's rarer paths run out of line and hand their errors back aside from the entry
 /// they return: each still reports its own code and span, on every input path, and a
 /// success read after such an error on another reader is unaffected.
