@@ -2175,9 +2175,38 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
+    /// The string at `pos` runs into the end of the input inside the escape at `at`, whose
+    /// bytes after `skip` are `tail`, when `tail` is shorter than `template` and matches it
+    /// so far (`h` standing for a hexadecimal digit): the string is never closed. Only for
+    /// an escape whose bytes [`Self::lex_escape`] made available, as far as the input has
+    /// them (12 bytes, the longest escape).
+    #[cold]
+    fn escape_cut_by_end(&self, at: usize, skip: usize, template: &[u8]) -> Option<Error> {
+        let rest = self.rest();
+        let tail = &rest[(at + skip).min(rest.len())..];
+        let matches = tail.iter().zip(template).all(|(&byte, &expected)| {
+            if expected == b'h' {
+                byte.is_ascii_hexdigit()
+            } else {
+                byte == expected
+            }
+        });
+        (tail.len() < template.len() && matches).then(|| {
+            self.error_at(
+                codes::UNCLOSED_STRING,
+                "string is never closed",
+                self.pos,
+                self.pos + rest.len(),
+            )
+        })
+    }
+
     fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
         let rest = self.rest();
         let Some(unit) = hex4(&rest[(at + 2).min(rest.len())..]) else {
+            if let Some(err) = self.escape_cut_by_end(at, 2, b"hhhh") {
+                return Err(err);
+            }
             let len = 2 + rest[(at + 2).min(rest.len())..]
                 .iter()
                 .take(4)
@@ -2212,7 +2241,11 @@ impl<S: Input> JsonReader<S> {
                         self.scratch.push(c);
                         return Ok(at + 12);
                     }
-                    _ => return Err(lone()),
+                    _ => {
+                        return Err(self
+                            .escape_cut_by_end(at, 6, b"\\uhhhh")
+                            .unwrap_or_else(lone));
+                    }
                 }
             }
             0xDC00..=0xDFFF => return Err(lone()),
@@ -2235,7 +2268,11 @@ impl<S: Input> JsonReader<S> {
                     .and_then(|h| Some(hex_digit(h[0])? * 16 + hex_digit(h[1])?));
                 match value.and_then(char::from_u32) {
                     Some(c) => (Some(c), at + 4),
-                    None => return Err(self.invalid_escape(at)),
+                    None => {
+                        return Err(self
+                            .escape_cut_by_end(at, 2, b"hh")
+                            .unwrap_or_else(|| self.invalid_escape(at)));
+                    }
                 }
             }
             // In NDJSON a record is one line: a line feed ends it, escaped or not.

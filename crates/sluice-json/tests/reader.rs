@@ -89,6 +89,33 @@ fn syntax_errors_have_codes_and_exact_spans() {
     assert_error(b"\"s\"", &options, codes::SCALAR_ROOT, (0, 3));
 }
 
+/// The input ending inside a string is `UnclosedString` from the opening quote to the end,
+/// wherever in the string it ends: inside an escape too (`"\u00`, a surrogate pair cut
+/// after its first half, JSON5's `\x4`), as at a lone backslash. An escape that is wrong
+/// before the end keeps its own code.
+#[test]
+fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
+    let o = strict();
+    assert_error(b"\"\\u", &o, codes::UNCLOSED_STRING, (0, 3));
+    assert_error(b"\"\\u00", &o, codes::UNCLOSED_STRING, (0, 5));
+    assert_error(b"[\"ab\\u00e", &o, codes::UNCLOSED_STRING, (1, 9));
+    assert_error(b"\"\\ud800", &o, codes::UNCLOSED_STRING, (0, 7));
+    assert_error(b"\"\\ud800\\", &o, codes::UNCLOSED_STRING, (0, 8));
+    assert_error(b"\"\\ud800\\u", &o, codes::UNCLOSED_STRING, (0, 9));
+    assert_error(b"\"\\uD83D\\uDE0", &o, codes::UNCLOSED_STRING, (0, 12));
+    let json5 = JsonOptions::json5();
+    assert_error(b"'\\x", &json5, codes::UNCLOSED_STRING, (0, 3));
+    assert_error(b"['\\x4", &json5, codes::UNCLOSED_STRING, (1, 5));
+    // Wrong before the end: the escape's own error.
+    assert_error(b"\"\\u00\"", &o, codes::INVALID_ESCAPE, (1, 6));
+    assert_error(b"\"\\u0G", &o, codes::INVALID_ESCAPE, (1, 5));
+    assert_error(b"\"\\ud800x", &o, codes::LONE_SURROGATE, (1, 7));
+    assert_error(b"\"\\ud800\\n", &o, codes::LONE_SURROGATE, (1, 7));
+    assert_error(b"\"\\ud800\\u0041", &o, codes::LONE_SURROGATE, (1, 7));
+    assert_error(b"\"\\ud800\\ud8", &o, codes::UNCLOSED_STRING, (0, 11));
+    assert_error(b"'\\x4G", &json5, codes::INVALID_ESCAPE, (1, 3));
+}
+
 #[test]
 fn errors_carry_the_data_path() {
     let cases = [
