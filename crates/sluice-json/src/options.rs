@@ -78,7 +78,10 @@ pub struct JsonOptions {
     pub comments: bool,
     /// A `,` after the last item of an array or object (`[1, 2,]`).
     pub trailing_commas: bool,
-    /// Several values at the root, separated by whitespace (concatenated JSON; NDJSON).
+    /// Several values at the root, one after the other (concatenated JSON; NDJSON).
+    /// Whitespace (and comments, when allowed) may stand between them, and must where two
+    /// values would run together (`1 2`, `true false`: `12` is one number); after or
+    /// before a bracket, brace or quote nothing is needed (`[1][2]`, `"a""b"`, `1[2]`).
     pub multiple_values: bool,
     /// Any value at the root (RFC 8259). When off, the root must be an object or an array
     /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
@@ -151,7 +154,8 @@ impl JsonOptions {
     /// Several values at the root, one after the other (NDJSON, JSON Lines, concatenated
     /// JSON). [`NdjsonReader`](crate::NdjsonReader) also requires a line break between
     /// records; a plain [`JsonReader`](crate::JsonReader) with this preset accepts any
-    /// whitespace between values.
+    /// whitespace between values, or none where they do not run together (see
+    /// [`JsonOptions::multiple_values`]).
     #[must_use]
     pub const fn ndjson() -> JsonOptions {
         JsonOptions {

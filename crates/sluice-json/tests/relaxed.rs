@@ -99,6 +99,14 @@ fn several_root_values() {
     assert_eq!(read(" \n ", &options).unwrap(), vec![]);
     assert_eq!(rejected("1 2", &strict()), codes::TRAILING_TOKEN);
     assert_eq!(rejected("[1] [", &options), codes::UNEXPECTED_EOF);
+    // No whitespace is needed where two values do not run together; where they would, the
+    // run is one token (`12` is one number, `truefalse` no word at all).
+    assert_eq!(
+        read("[1][2]\"a\"\"b\"1[2]true{}", &options).unwrap().len(),
+        15
+    );
+    assert_eq!(read("12", &options).unwrap().len(), 1);
+    assert_eq!(rejected("truefalse", &options), codes::UNEXPECTED_TOKEN);
 }
 
 #[test]
