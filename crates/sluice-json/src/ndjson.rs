@@ -269,6 +269,21 @@ impl<S: Input> Reader for Record<'_, S> {
         read_array_root -> Option<usize>, "ArrayRoot";
         read_array_end -> (), "ArrayEnd";
         skip -> (), "a value";
+        // The typed number reads go to the reader's own, not through `read_number`: a
+        // number that does not convert then fails with its data path, or as the record's
+        // cut-off when the record's line ended before it.
+        read_i8 -> i8, "a number";
+        read_i16 -> i16, "a number";
+        read_i32 -> i32, "a number";
+        read_i64 -> i64, "a number";
+        read_i128 -> i128, "a number";
+        read_u8 -> u8, "a number";
+        read_u16 -> u16, "a number";
+        read_u32 -> u32, "a number";
+        read_u64 -> u64, "a number";
+        read_u128 -> u128, "a number";
+        read_f32 -> f32, "a number";
+        read_f64 -> f64, "a number";
     }
 }
 
