@@ -28,9 +28,10 @@ pub const DUPLICATE_KEY: ErrorCode = ErrorCode::new("json", "DuplicateKey");
 pub const DEPTH_EXCEEDED: ErrorCode = ErrorCode::new("json", "DepthExceeded");
 /// Something after the last value (`[1] 2`), or a second record on one NDJSON line.
 pub const TRAILING_TOKEN: ErrorCode = ErrorCode::new("json", "TrailingToken");
-/// The input ended inside a value, or holds no value at all.
+/// The input ended inside a value, or holds no value at all; in NDJSON, a record's line
+/// ended inside its value.
 pub const UNEXPECTED_EOF: ErrorCode = ErrorCode::new("json", "UnexpectedEof");
-/// Bytes that are not UTF-8 inside a string or key.
+/// Bytes that are not UTF-8 inside a string, a key or a comment.
 pub const INVALID_UTF8: ErrorCode = ErrorCode::new("json", "InvalidUtf8");
 /// A raw control character (U+0000 to U+001F) inside a string.
 pub const CONTROL_CHARACTER: ErrorCode = ErrorCode::new("json", "ControlCharacter");

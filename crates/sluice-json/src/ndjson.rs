@@ -16,8 +16,9 @@ use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 
 /// Reads NDJSON records one by one.
 ///
-/// Records must be separated by a line break (blank lines are skipped); two values on one
-/// line are [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). A record is one line: a value
+/// Records must be separated by a line feed (`\n`, or `\r\n`: a lone `\r` is whitespace
+/// inside a line), and blank lines are skipped; two values on one line are
+/// [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). A record is one line: a value
 /// that goes on past a line feed (between tokens, or after a line comment) is cut off
 /// there, as [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF) at the line feed, the error a
 /// reader of that line alone reports. An error that the next line makes (`[1` then `2`) is
@@ -100,7 +101,8 @@ impl<S: Input> NdjsonReader<S> {
     /// left unread is skipped (and checked) first.
     ///
     /// # Errors
-    /// A syntax error in the rest of the previous record or between records.
+    /// An I/O error, or an error in the rest of the previous record (a syntax error, a
+    /// duplicate key, invalid UTF-8), between records, or in the next record's first token.
     pub fn next_record(&mut self) -> Result<Option<Record<'_, S>>> {
         while self.reader.values_read() < self.records {
             if let Err(err) = self.reader.consume_any() {

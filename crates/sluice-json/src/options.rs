@@ -152,7 +152,7 @@ impl JsonOptions {
     }
 
     /// Several values at the root, one after the other (NDJSON, JSON Lines, concatenated
-    /// JSON). [`NdjsonReader`](crate::NdjsonReader) also requires a line break between
+    /// JSON). [`NdjsonReader`](crate::NdjsonReader) also requires a line feed between
     /// records; a plain [`JsonReader`](crate::JsonReader) with this preset accepts any
     /// whitespace between values, or none where they do not run together (see
     /// [`JsonOptions::multiple_values`]).
