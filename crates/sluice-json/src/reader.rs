@@ -2355,7 +2355,35 @@ impl<S: Input> JsonReader<S> {
         let offset = self.input.offset();
         self.span_start = offset + self.pos;
         self.span_len = pending.len;
-        self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span()))
+        let err = self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span()));
+        self.stop_at_record_cut(err)
+    }
+
+    /// The error of a number that does not convert (see [`Self::read_number_as`]), or the
+    /// record's cut-off in its place, which stops the reader.
+    #[cold]
+    #[inline(never)]
+    fn conversion_error(&mut self, err: Error) -> Error {
+        let err = self.value_error(err);
+        self.stop_at_record_cut(err)
+    }
+
+    /// After a read's error that the record's cut-off replaced (see
+    /// [`Self::record_cut_error`]): the reader fails for good, as when the lexer finds the
+    /// cut, so that no later peek or read hands out the next line's tokens as the record's.
+    #[cold]
+    #[inline(never)]
+    fn stop_at_record_cut(&mut self, err: Error) -> Error {
+        if self.state != State::Failed
+            && err.code() == codes::UNEXPECTED_EOF
+            && let Some(span) = err.span()
+            && self.record_cut_before(span.start + 1) == Some(span.start)
+        {
+            self.pending = None;
+            self.next_start = self.pos;
+            self.fail_record_cut_off(span.start);
+        }
+        err
     }
 
     /// Moves past the pending token and updates the state for it.
@@ -2694,7 +2722,7 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn read_number_as<T>(&mut self, convert: impl FnOnce(Number<'_>) -> Result<T>) -> Result<T> {
         let value = convert(self.read_number()?);
-        value.map_err(|e| self.value_error(e))
+        value.map_err(|e| self.conversion_error(e))
     }
 
     /// Consumes the pending token whatever it is, validating it (used by `skip`).

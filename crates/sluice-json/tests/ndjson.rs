@@ -685,3 +685,37 @@ fn a_number_on_the_line_after_its_record_is_cut_at_the_line_feed() {
         );
     }
 }
+
+#[test]
+fn a_record_cut_by_its_line_feed_stays_failed_once_a_read_has_reported_the_cut() {
+    // The read of the item on the next line fails, a string asked for a number and a
+    // number that does not fit: as the line feed that cut the record. No later read hands out
+    // the rest of the next line as the record's: each reports the cut again, as a syntax
+    // error is reported again, and so does `next_record`.
+    type Read =
+        fn(&mut sluice_json::Record<'_, sluice_json::SliceInput<'_>>) -> sluice_core::Result<()>;
+    let cases: [(&str, Read); 2] = [
+        ("[1,\n2, 3]\n4\n", |r| r.read_str().map(drop)),
+        ("[1,\n300, 3]\n4\n", |r| r.read_u8().map(drop)),
+    ];
+    let cut = (codes::UNEXPECTED_EOF, Some(Span::at(3)));
+    for (text, read) in cases {
+        let mut records = NdjsonReader::from_str(text);
+        let mut record = records.next_record().unwrap().unwrap();
+        record.read_array_root().unwrap();
+        assert_eq!(record.read_u8().unwrap(), 1);
+        let err = failure(read(&mut record));
+        assert_eq!((err.code(), err.span()), cut, "{text:?}");
+        let again = [
+            failure(record.peek()),
+            failure(record.read_u8()),
+            failure(record.read_number().map(drop)),
+            failure(record.skip()),
+        ];
+        for err in again {
+            assert_eq!((err.code(), err.span()), cut, "{text:?}");
+        }
+        let err = failure(records.next_record().map(drop));
+        assert_eq!((err.code(), err.span()), cut, "{text:?}");
+    }
+}
