@@ -1255,6 +1255,43 @@ fn duplicate_keys_are_valid_rfc_8259_json() {
 }
 
 #[test]
+fn check_unique_keys_refuses_a_key_twice_in_json_and_in_ndjson_records() {
+    let doc = b"{\"a\":1,\n \"b\":{\"c\":2,\"c\":3}}";
+    let json = temp_file("unique-keys", "dup.json", doc);
+    let json = json.to_str().unwrap();
+    let records = temp_file(
+        "unique-keys",
+        "dup.ndjson",
+        b"{\"a\":1}\n{\"a\":1,\"a\":2}\n",
+    );
+    let records = records.to_str().unwrap();
+    for (args, at) in [
+        (vec!["check", "--unique-keys", json], "dup.json:2:13"),
+        (
+            vec!["check", "--unique-keys", "--relaxed", json],
+            "dup.json:2:13",
+        ),
+        (vec!["check", "--unique-keys", records], "dup.ndjson:2:8"),
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/DuplicateKey]"), "{stderr}");
+        assert!(stderr.contains(at), "{args:?}: {stderr}");
+    }
+    // Without duplicates the option changes nothing.
+    let fine = temp_file("unique-keys", "fine.json", b"{\"a\":{\"a\":1}}");
+    succeed(&["check", "--unique-keys", fine.to_str().unwrap()]);
+    // MessagePack maps are not JSON objects: the option is for JSON input.
+    assert_eq!(
+        sluice(&["check", "--unique-keys", "--msgpack", json])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
 fn standard_input_given_twice_is_a_usage_error() {
     // The second `-` would read an empty stream and report a valid input as invalid (or,
     // for stats, count it once as if it were two inputs).

@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use sluice_core::NoopWriter;
+use sluice_json::DuplicateKeys;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump_with};
 use crate::format::{Dialect, Format};
 use crate::input::{Input, stdin_at_most_once};
 
@@ -27,6 +28,10 @@ pub(crate) struct Args {
     /// The input is MessagePack (a stream of values), whatever its extension.
     #[arg(long, conflicts_with = "dialect")]
     msgpack: bool,
+    /// Refuse an object that holds a key twice (json/DuplicateKey). Without it such a
+    /// document is valid, as RFC 8259 allows.
+    #[arg(long, conflicts_with = "msgpack")]
+    unique_keys: bool,
 }
 
 impl Args {
@@ -87,6 +92,10 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
 /// Checks one file: a usage failure if it cannot be read, invalid with its diagnostic.
 fn check(args: &Args, path: &Path) -> Result<(), Failure> {
     let (format, dialect) = args.mode(path);
+    let mut options = json_options(format, dialect);
+    if args.unique_keys {
+        options.duplicate_keys = DuplicateKeys::Error;
+    }
     let input = Input::open(path)?;
-    pump(input, format, dialect, Shape::Same, &mut NoopWriter::new())
+    pump_with(input, format, options, Shape::Same, &mut NoopWriter::new())
 }

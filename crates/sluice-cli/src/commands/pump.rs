@@ -185,10 +185,21 @@ pub(crate) fn pump<W: Writer>(
     shape: Shape,
     writer: &mut W,
 ) -> Result<(), Failure> {
+    pump_with(input, format, json_options(format, dialect), shape, writer)
+}
+
+/// [`pump`] with JSON reader options of the caller's own (ignored for MessagePack).
+pub(crate) fn pump_with<W: Writer>(
+    input: Input,
+    format: Format,
+    options: JsonOptions,
+    shape: Shape,
+    writer: &mut W,
+) -> Result<(), Failure> {
     if format == Format::Ndjson {
-        return pump_ndjson(input, dialect, shape, writer);
+        return pump_ndjson(input, options, shape, writer);
     }
-    with_reader(input, format, dialect, |reader| {
+    with_reader(input, format, options, |reader| {
         match shape {
             // The tight loop over every token.
             Shape::Same => pipe(reader, writer)?,
@@ -235,15 +246,15 @@ fn copy_one<W: Writer>(reader: &mut AnyReader<'_>, writer: &mut W) -> SluiceResu
 fn with_reader<T>(
     input: Input,
     format: Format,
-    dialect: Dialect,
+    options: JsonOptions,
     body: impl FnOnce(&mut AnyReader<'_>) -> SluiceResult<T>,
 ) -> Result<T, Failure> {
     match input {
         Input::Loaded { name, bytes } => {
             let mut reader = match format {
-                Format::Json | Format::Ndjson => AnyReader::JsonSlice(
-                    JsonReader::from_slice(&bytes).with_options(json_options(format, dialect)),
-                ),
+                Format::Json | Format::Ndjson => {
+                    AnyReader::JsonSlice(JsonReader::from_slice(&bytes).with_options(options))
+                }
                 Format::Msgpack => AnyReader::MsgPackSlice(MsgPackReader::from_slice(&bytes)),
             };
             // MessagePack is binary: it has no lines to show, so its diagnostics give the
@@ -255,10 +266,7 @@ fn with_reader<T>(
             let recent = Rc::new(RefCell::new(Recent::with_cap(JSON_CAP)));
             let mut reader = match format {
                 Format::Json | Format::Ndjson => AnyReader::JsonStream(
-                    JsonReader::new(
-                        IoInput::new(Tee::new(source, Rc::clone(&recent))),
-                        json_options(format, dialect),
-                    ),
+                    JsonReader::new(IoInput::new(Tee::new(source, Rc::clone(&recent))), options),
                     Releaser::new(Rc::clone(&recent)),
                 ),
                 Format::Msgpack => AnyReader::MsgPackStream(MsgPackReader::from_read(source)),
@@ -281,11 +289,10 @@ fn with_reader<T>(
 /// that its diagnostics show the line as well.
 fn pump_ndjson<W: Writer>(
     input: Input,
-    dialect: Dialect,
+    options: JsonOptions,
     shape: Shape,
     writer: &mut W,
 ) -> Result<(), Failure> {
-    let options = json_options(Format::Ndjson, dialect);
     match input {
         Input::Loaded { name, bytes } => {
             let mut records = NdjsonReader::new(JsonSlice::new(&bytes), options);
