@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Trickle;
+use common::{TYPED_NUMBER_READS, Trickle};
 use sluice_core::{Entry, Reader, Span, Token, ValueWriter, pipe_value};
 use sluice_json::{Input, JsonOptions, NdjsonReader, NdjsonWriter, codes};
 
@@ -612,34 +612,12 @@ fn an_error_the_line_shows_comes_before_the_line_feed_that_cuts_the_token() {
     );
 }
 
-/// Every typed number read of a record, by name.
-#[allow(clippy::type_complexity)]
-fn number_reads<S: Input>() -> Vec<(
-    &'static str,
-    fn(&mut sluice_json::Record<'_, S>) -> sluice_core::Result<()>,
-)> {
-    vec![
-        ("read_i8", |r| r.read_i8().map(drop)),
-        ("read_i16", |r| r.read_i16().map(drop)),
-        ("read_i32", |r| r.read_i32().map(drop)),
-        ("read_i64", |r| r.read_i64().map(drop)),
-        ("read_i128", |r| r.read_i128().map(drop)),
-        ("read_u8", |r| r.read_u8().map(drop)),
-        ("read_u16", |r| r.read_u16().map(drop)),
-        ("read_u32", |r| r.read_u32().map(drop)),
-        ("read_u64", |r| r.read_u64().map(drop)),
-        ("read_u128", |r| r.read_u128().map(drop)),
-        ("read_f32", |r| r.read_f32().map(drop)),
-        ("read_f64", |r| r.read_f64().map(drop)),
-    ]
-}
-
 #[test]
 fn a_number_that_does_not_convert_names_its_record_and_data_path() {
     // The second record's number is no integer and too large for a float: every typed read
     // fails over the number's absolute span, at the data path `$[0]`, with the note on the
     // record's other errors.
-    for (name, read) in number_reads() {
+    for (name, read) in TYPED_NUMBER_READS {
         let text = "1\n[1.5e400]\n";
         let mut records = NdjsonReader::from_str(text);
         assert!(records.next_record().unwrap().is_some());
@@ -671,7 +649,7 @@ fn a_number_that_does_not_convert_names_its_record_and_data_path() {
 fn a_number_on_the_line_after_its_record_is_cut_at_the_line_feed() {
     // The number stands on the next line: whatever reading it gives, the record's line has
     // ended first, at the line feed (as `read_number` and a reader of that line alone report).
-    for (name, read) in number_reads() {
+    for (name, read) in TYPED_NUMBER_READS {
         let text = "{\"a\":\n1.5e400}\n";
         let mut records = NdjsonReader::from_str(text);
         let mut record = records.next_record().unwrap().unwrap();

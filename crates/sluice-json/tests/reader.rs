@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{outcome, read_slice, read_trickle};
+use common::{NumberRead, TYPED_NUMBER_READS, outcome, read_slice, read_trickle};
 use sluice_core::testing::read_checked;
 use sluice_core::{Entry, ErrorCode, NumberHint, Reader, Span, Token, codes as core_codes};
 use sluice_json::{IoInput, JsonOptions, JsonReader, codes};
@@ -846,26 +846,6 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
     assert!(read_slice(b"{\"k\": /**/1}", &strict).is_err());
 }
 
-/// One typed number read, for the table in the test below.
-type NumberRead = fn(&mut dyn Reader) -> sluice_core::Result<()>;
-
-/// Every typed number read of the `Reader` trait, by name.
-const NUMBER_READS: [(&str, NumberRead); 13] = [
-    ("read_i8", |r| r.read_i8().map(drop)),
-    ("read_i16", |r| r.read_i16().map(drop)),
-    ("read_i32", |r| r.read_i32().map(drop)),
-    ("read_i64", |r| r.read_i64().map(drop)),
-    ("read_i128", |r| r.read_i128().map(drop)),
-    ("read_u8", |r| r.read_u8().map(drop)),
-    ("read_u16", |r| r.read_u16().map(drop)),
-    ("read_u32", |r| r.read_u32().map(drop)),
-    ("read_u64", |r| r.read_u64().map(drop)),
-    ("read_u128", |r| r.read_u128().map(drop)),
-    ("read_f32", |r| r.read_f32().map(drop)),
-    ("read_f64", |r| r.read_f64().map(drop)),
-    ("read_number", |r| r.read_number().map(drop)),
-];
-
 #[test]
 fn every_typed_number_read_gives_the_code_span_and_path_of_its_error() {
     // (document, keys to read on the way, code, span, path); `None` for the code when the
@@ -894,7 +874,8 @@ fn every_typed_number_read_gives_the_code_span_and_path_of_its_error() {
         ),
     ];
     for (doc, keys, code, span, path) in cases {
-        for (name, read) in NUMBER_READS {
+        let read_number: (&str, NumberRead) = ("read_number", |r| r.read_number().map(drop));
+        for (name, read) in TYPED_NUMBER_READS.into_iter().chain([read_number]) {
             // Lexed by a peek first or by the read itself, from a slice or through `io::Read`.
             for (peek, trickle) in [(false, false), (true, false), (false, true), (true, true)] {
                 let mut slice;

@@ -71,3 +71,22 @@ pub fn outcome(
 pub fn ended<R: Reader>(reader: &mut R) -> bool {
     reader.peek().ok() == Some(Entry::Ended)
 }
+
+/// One typed number read, for tables of reads.
+pub type NumberRead = fn(&mut dyn Reader) -> Result<()>;
+
+/// Every typed number read of the `Reader` trait, by name.
+pub const TYPED_NUMBER_READS: [(&str, NumberRead); 12] = [
+    ("read_i8", |r| r.read_i8().map(drop)),
+    ("read_i16", |r| r.read_i16().map(drop)),
+    ("read_i32", |r| r.read_i32().map(drop)),
+    ("read_i64", |r| r.read_i64().map(drop)),
+    ("read_i128", |r| r.read_i128().map(drop)),
+    ("read_u8", |r| r.read_u8().map(drop)),
+    ("read_u16", |r| r.read_u16().map(drop)),
+    ("read_u32", |r| r.read_u32().map(drop)),
+    ("read_u64", |r| r.read_u64().map(drop)),
+    ("read_u128", |r| r.read_u128().map(drop)),
+    ("read_f32", |r| r.read_f32().map(drop)),
+    ("read_f64", |r| r.read_f64().map(drop)),
+];
