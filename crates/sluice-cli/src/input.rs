@@ -146,11 +146,26 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
         Some(bytes) if err.source_text().is_none() => err.with_source_text(name, bytes),
         _ => err,
     };
+    let err = with_command_line_hint(err);
     let mut text = err.render();
     if source.is_none() && err.source_text().is_none() {
         text.push_str(&format!("  = in {name}\n"));
     }
     Failure::Invalid(text)
+}
+
+/// The writers' messages name their Rust options; a note says what the command line offers
+/// instead.
+fn with_command_line_hint(err: sluice_core::Error) -> sluice_core::Error {
+    let code = err.code();
+    if code == sluice_core::codes::UNSUPPORTED {
+        // Only the JSON writers refuse a token (bin and ext values from MessagePack).
+        err.with_note("`sluice convert --binary base64` writes bin and ext values as base64")
+    } else if code == sluice_json::codes::NON_FINITE_NUMBER {
+        err.with_note("JSON has no Infinity or NaN; `sluice convert --to msgpack` keeps them")
+    } else {
+        err
+    }
 }
 
 #[cfg(test)]

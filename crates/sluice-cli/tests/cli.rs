@@ -340,8 +340,14 @@ fn convert_needs_to_know_the_formats() {
 fn msgpack_binary_in_json_is_an_error_unless_asked_for() {
     // {"b": bin8 [1, 2, 3]}
     let packed = temp_file("bin", "b.msgpack", &[0x81, 0xa1, b'b', 0xc4, 3, 1, 2, 3]);
-    let out = sluice(&["convert", packed.to_str().unwrap(), "--to", "json"]);
-    assert_eq!(out.status.code(), Some(1));
+    for to in ["json", "ndjson"] {
+        let out = sluice(&["convert", packed.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(1));
+        // The diagnostic names the option that would have written it.
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[core/Unsupported]"), "{stderr}");
+        assert!(stderr.contains("--binary base64"), "{stderr}");
+    }
     let out = sluice(&[
         "convert",
         packed.to_str().unwrap(),
@@ -1411,6 +1417,8 @@ fn fmt_writes_relaxed_input_as_strict_json_without_its_comments() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("error[json/NonFiniteNumber]"), "{stderr}");
     assert_eq!(location(&stderr).map(|(_, l, c)| (l, c)), Some((1, 5)));
+    // The diagnostic names the output that keeps such a number.
+    assert!(stderr.contains("--to msgpack"), "{stderr}");
 }
 
 #[cfg(target_os = "linux")]
