@@ -184,13 +184,17 @@ impl<'a> LineIndex<'a> {
 
     /// The 1-based line and character column of a byte `offset`.
     ///
-    /// An offset inside a multi-byte character counts as that character's column.
+    /// An offset inside a multi-byte character counts as that character's column. An offset
+    /// in the line's terminator (the `\n`, or either byte of a `\r\n`) is at the column
+    /// right after the line's last character, where a caret under it is shown: the same
+    /// column whatever the file's line endings.
     #[must_use]
     pub fn line_column(&self, offset: usize) -> LineColumn {
         let offset = offset.min(self.text.len());
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let column = String::from_utf8_lossy(&self.text[start..offset.max(start)])
+        let end = start + self.line_bytes(line + 1).len();
+        let column = String::from_utf8_lossy(&self.text[start..offset.clamp(start, end)])
             .chars()
             .count()
             + 1;
@@ -249,6 +253,23 @@ mod tests {
         assert_eq!(index.line_text(1), "{\"a\":1}\r{\"b\":2}");
         // A `\r` that ends the text is not shown.
         assert_eq!(index.line_text(2), "[3]");
+    }
+
+    #[test]
+    fn an_offset_in_a_line_terminator_is_at_the_column_after_the_line() {
+        // The line feed of `\r\n` ends the line as a lone `\n` does: an error there (an
+        // NDJSON record cut at its line's end) is right after the last character shown,
+        // where the caret goes, whatever the file's line endings.
+        let unix = LineIndex::new(b"[2,\n[3]");
+        let windows = LineIndex::new(b"[2,\r\n[3]");
+        assert_eq!(unix.line_column(3), LineColumn { line: 1, column: 4 });
+        assert_eq!(windows.line_column(3), LineColumn { line: 1, column: 4 });
+        assert_eq!(windows.line_column(4), LineColumn { line: 1, column: 4 });
+        assert_eq!(windows.line_column(5), LineColumn { line: 2, column: 1 });
+        // A `\r` that ends the text is not shown either.
+        let index = LineIndex::new(b"[1,\r");
+        assert_eq!(index.line_column(4), LineColumn { line: 1, column: 4 });
+        assert_eq!(index.line_column(3), LineColumn { line: 1, column: 4 });
     }
 
     #[test]

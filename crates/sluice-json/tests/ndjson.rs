@@ -589,6 +589,29 @@ fn a_records_line_is_the_line_its_errors_are_shown_on_after_a_lone_carriage_retu
 }
 
 #[test]
+fn a_record_cut_at_a_crlf_line_end_is_shown_where_it_is_with_lf_endings() {
+    // The cut is at the line feed, after the `\r` of `\r\n`, which the snippet does not
+    // show: line:column are those of the caret, right after `[2,`, as with `\n` endings.
+    for text in ["[1]\n[2,\n[3]\n", "[1]\r\n[2,\r\n[3]\r\n"] {
+        let err = failure(collect(&mut NdjsonReader::from_str(text)));
+        let at = text.find("[2,").unwrap() + 3 + usize::from(text.contains('\r'));
+        assert_eq!(
+            (err.code(), err.span()),
+            (codes::UNEXPECTED_EOF, Some(Span::at(at))),
+            "{text:?}"
+        );
+        let err = err.with_source_text("in.ndjson", text);
+        let position = err.line_column().unwrap();
+        assert_eq!((position.line, position.column), (2, 4), "{text:?}");
+        assert!(
+            err.render().contains("2 | [2,\n  |    ^\n"),
+            "{}",
+            err.render()
+        );
+    }
+}
+
+#[test]
 fn an_error_the_line_shows_comes_before_the_line_feed_that_cuts_the_token() {
     // A JSON5 string with an escaped line break, where a `,` is due: the line alone has the
     // string's start only, and that is what the error spans.

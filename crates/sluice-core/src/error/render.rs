@@ -248,6 +248,19 @@ error[core/Custom]: boom
     }
 
     #[test]
+    fn an_error_at_a_crlf_line_end_has_the_column_of_its_caret() {
+        // An NDJSON record cut at its line feed: with `\r\n` endings the span is at the
+        // `\n`, after the `\r` that is not shown; line:column and caret are those of the
+        // same file with `\n` endings.
+        for (source, at) in [("[1]\n[2,\n[3]\n", 7), ("[1]\r\n[2,\r\n[3]\r\n", 9)] {
+            assert_eq!(&source[at..=at], "\n");
+            let rendered = error_at(source, at, at).render();
+            assert!(rendered.contains(" --> in.json:2:4\n"), "{rendered}");
+            assert!(rendered.contains("2 | [2,\n  |    ^\n"), "{rendered}");
+        }
+    }
+
+    #[test]
     fn wide_and_zero_width_characters_take_their_terminal_columns() {
         // 23 characters before `tru`: the three CJK ones take two columns each on screen,
         // the combining diaeresis after `i` none, so `tru` starts at column 25 (0-based).
