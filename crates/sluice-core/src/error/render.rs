@@ -136,9 +136,11 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
             let carets = (cell_end - cell_start).max(1);
             let width = options.max_width.max(10);
             let window = if columns(&expand(line_bytes, options.tab_width)) <= width {
+                // The line of the error fits; context lines wider than it are cut at the
+                // width too.
                 Window {
                     start: 0,
-                    end: usize::MAX,
+                    end: width,
                 }
             } else {
                 let start = cell_start.saturating_sub(width / 3);
@@ -331,6 +333,20 @@ error[core/Custom]: boom
             cells[caret_col..caret_col + 3].iter().collect::<String>(),
             "bad"
         );
+    }
+
+    #[test]
+    fn a_long_context_line_is_windowed_beside_a_short_error_line() {
+        // Minified JSON on one line, then the error on a short one: the long line is cut at
+        // the width too, not shown whole.
+        let source = format!("[{}1]\n[x]\n", "1,".repeat(300));
+        let start = source.find('x').unwrap();
+        let rendered = error_at(&source, start, start + 1).render();
+        let widest = rendered.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 100 + 10, "{rendered}");
+        assert!(rendered.contains("1 | [1,1,1,"), "{rendered}");
+        assert!(rendered.contains("2 | [x]\n  |  ^\n"), "{rendered}");
+        assert!(rendered.contains(" --> in.json:2:2\n"), "{rendered}");
     }
 
     #[test]
