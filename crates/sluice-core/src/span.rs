@@ -193,16 +193,50 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let end = start + self.line_bytes(line + 1).len();
-        let column = String::from_utf8_lossy(&self.text[start..offset.clamp(start, end)])
-            .chars()
-            .count()
-            + 1;
+        let bytes = self.line_bytes(line + 1);
+        let within = character_start(bytes, offset.saturating_sub(start).min(bytes.len()));
+        let column = String::from_utf8_lossy(&bytes[..within]).chars().count() + 1;
         LineColumn {
             line: line + 1,
             column,
         }
     }
+}
+
+/// Where the character that byte `at` of `bytes` falls in starts: `at` itself unless it is
+/// inside a well-formed multi-byte character (bytes that form none stand alone, as they are
+/// shown).
+pub(crate) fn character_start(bytes: &[u8], at: usize) -> usize {
+    for back in 1..=at.min(3) {
+        let lead = at - back;
+        let len = match bytes[lead] {
+            0x80..=0xBF => continue,
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return at,
+        };
+        let whole = bytes
+            .get(lead..lead + len)
+            .is_some_and(|character| std::str::from_utf8(character).is_ok());
+        return if len > back && whole { lead } else { at };
+    }
+    at
+}
+
+/// Where the character that byte `at - 1` of `bytes` falls in ends: a span that ends inside
+/// a character covers all of it.
+pub(crate) fn character_end(bytes: &[u8], at: usize) -> usize {
+    let start = character_start(bytes, at);
+    if start == at {
+        return at;
+    }
+    let len = match bytes[start] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    start + len
 }
 
 /// The UTF-8 encoding of U+FEFF, which some editors write at the start of a file.
@@ -270,6 +304,18 @@ mod tests {
         let index = LineIndex::new(b"[1,\r");
         assert_eq!(index.line_column(4), LineColumn { line: 1, column: 4 });
         assert_eq!(index.line_column(3), LineColumn { line: 1, column: 4 });
+    }
+
+    #[test]
+    fn an_offset_inside_a_character_is_at_that_characters_column() {
+        // `é` is bytes 1..3, `日` bytes 3..6: every byte of one is at its column.
+        let index = LineIndex::new("aé日x".as_bytes());
+        let columns: Vec<usize> = (0..7).map(|at| index.line_column(at).column).collect();
+        assert_eq!(columns, [1, 2, 2, 3, 3, 3, 4]);
+        // Bytes that are no character stay one column each, as they are shown.
+        let index = LineIndex::new(b"a\xff\x80x");
+        let columns: Vec<usize> = (0..4).map(|at| index.line_column(at).column).collect();
+        assert_eq!(columns, [1, 2, 3, 4]);
     }
 
     #[test]

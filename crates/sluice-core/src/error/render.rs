@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::Error;
-use crate::span::LineIndex;
+use crate::span::{LineIndex, character_end, character_start};
 
 /// How [`Error::render_with`] lays out a snippet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,12 +125,19 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
 
             let line_bytes = index.line_bytes(line);
             let line_start = index.line_start(line);
-            let local_start = start.saturating_sub(line_start).min(line_bytes.len());
-            let local_end = span
-                .end
-                .min(line_start + line_bytes.len())
-                .saturating_sub(line_start)
-                .max(local_start);
+            // A span that starts or ends inside a character covers all of it, as its column
+            // does.
+            let local_start = character_start(
+                line_bytes,
+                start.saturating_sub(line_start).min(line_bytes.len()),
+            );
+            let local_end = character_end(
+                line_bytes,
+                span.end
+                    .min(line_start + line_bytes.len())
+                    .saturating_sub(line_start)
+                    .max(local_start),
+            );
             let cell_start = columns(&expand(&line_bytes[..local_start], options.tab_width));
             let cell_end = columns(&expand(&line_bytes[..local_end], options.tab_width));
             let carets = (cell_end - cell_start).max(1);
@@ -347,6 +354,19 @@ error[core/Custom]: boom
         assert!(rendered.contains("1 | [1,1,1,"), "{rendered}");
         assert!(rendered.contains("2 | [x]\n  |  ^\n"), "{rendered}");
         assert!(rendered.contains(" --> in.json:2:2\n"), "{rendered}");
+    }
+
+    #[test]
+    fn a_span_inside_a_character_puts_the_caret_under_all_of_it() {
+        // A span from the second byte of `日` to the second byte of `本`: the column is that
+        // of `日`, and the carets cover both characters (two columns each).
+        let source = "[\"日本\"]";
+        let rendered = error_at(source, 3, 6).render();
+        assert!(rendered.contains(" --> in.json:1:3\n"), "{rendered}");
+        assert!(
+            rendered.contains("1 | [\"日本\"]\n  |   ^^^^\n"),
+            "{rendered}"
+        );
     }
 
     #[test]
