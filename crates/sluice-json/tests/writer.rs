@@ -594,6 +594,19 @@ struct FailingSink {
     failure: fn() -> std::io::Result<usize>,
 }
 
+impl FailingSink {
+    /// A sink as described above, empty, before its first call.
+    fn new(chunk: usize, fail_at: usize, failure: fn() -> std::io::Result<usize>) -> FailingSink {
+        FailingSink {
+            data: Vec::new(),
+            chunk,
+            calls: 0,
+            fail_at,
+            failure,
+        }
+    }
+}
+
 impl std::io::Write for FailingSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.calls += 1;
@@ -621,13 +634,7 @@ fn a_sink_error_after_a_partial_write_does_not_repeat_the_accepted_bytes() {
             // The sink takes 10 000 bytes a call, so each flush of the writer's buffer
             // (about 32 KiB) takes several calls, and the failing one comes after the sink
             // has accepted part of the buffer.
-            let sink = FailingSink {
-                data: Vec::new(),
-                chunk: 10_000,
-                calls: 0,
-                fail_at,
-                failure,
-            };
+            let sink = FailingSink::new(10_000, fail_at, failure);
             let mut writer = JsonWriter::new(sink, WriterOptions::condensed());
             writer.write_array_root(None).unwrap();
             let item = "y".repeat(100);
@@ -760,13 +767,7 @@ fn an_ndjson_flush_hands_over_the_complete_records_and_keeps_the_open_one() {
 #[test]
 fn an_ndjson_flush_that_fails_part_way_sends_each_byte_once() {
     for fail_at in 1..=4 {
-        let sink = FailingSink {
-            data: Vec::new(),
-            chunk: 3,
-            calls: 0,
-            fail_at,
-            failure: || Err(std::io::Error::other("disk full")),
-        };
+        let sink = FailingSink::new(3, fail_at, || Err(std::io::Error::other("disk full")));
         let mut writer = NdjsonWriter::new(sink);
         for id in 0..3 {
             writer.write_u64(id * 1000).unwrap();
