@@ -223,30 +223,32 @@ where
             failed_block: None,
             panic: None,
         };
+        // Blocks read and not yet delivered (or dropped): parsing, queued, or done and
+        // waiting for an earlier block. Reading waits while `2 × jobs` are in flight, so a
+        // slow block holds back the input, not only the queue.
+        let limit = jobs.saturating_mul(2);
+        let mut in_flight = 0usize;
         let read_result = split_blocks(input, options.block_size, |block| {
             summary.bytes += block.bytes.len() as u64;
-            // Hand the block over, delivering finished ones while the queue is full.
-            let mut pending = Some(block);
-            while let Some(block) = pending.take() {
-                match work_tx.try_send(block) {
-                    Ok(()) => {}
-                    Err(mpsc::TrySendError::Full(block)) => {
-                        pending = Some(block);
-                        match done_rx.recv() {
-                            Ok(parsed) => collector.accept(parsed, &mut summary, &mut deliver),
-                            Err(_) => return Err(Error::custom("NDJSON workers stopped")),
-                        }
-                    }
-                    Err(mpsc::TrySendError::Disconnected(_)) => {
-                        return Err(Error::custom("NDJSON workers stopped"));
-                    }
+            while in_flight >= limit && !collector.stopped() {
+                match done_rx.recv() {
+                    Ok(parsed) => in_flight -= collector.accept(parsed, &mut summary, &mut deliver),
+                    Err(_) => return Err(Error::custom("NDJSON workers stopped")),
                 }
             }
-            while let Ok(parsed) = done_rx.try_recv() {
-                collector.accept(parsed, &mut summary, &mut deliver);
-            }
             // Stop reading once a record has failed and errors are not skipped.
-            if collector.failure.is_some() || collector.panic.is_some() {
+            if collector.stopped() {
+                return Err(Error::custom("stopped"));
+            }
+            // The queue holds fewer blocks than are in flight: there is room for this one.
+            if work_tx.send(block).is_err() {
+                return Err(Error::custom("NDJSON workers stopped"));
+            }
+            in_flight += 1;
+            while let Ok(parsed) = done_rx.try_recv() {
+                in_flight -= collector.accept(parsed, &mut summary, &mut deliver);
+            }
+            if collector.stopped() {
                 return Err(Error::custom("stopped"));
             }
             Ok(())
@@ -282,31 +284,43 @@ struct Collector<A> {
 }
 
 impl<A> Collector<A> {
+    /// Whether the run stops: a record failed (errors not skipped), `deliver` failed, or a
+    /// callback panicked.
+    fn stopped(&self) -> bool {
+        self.failure.is_some() || self.panic.is_some()
+    }
+
+    /// Takes a finished block; returns how many blocks are done with (delivered, or dropped
+    /// once the run stopped): none while it waits for an earlier block, or several at once
+    /// when it was the one they waited for.
     fn accept(
         &mut self,
         parsed: Outcome<A>,
         summary: &mut IngestSummary,
         deliver: &mut impl FnMut(A) -> Result<()>,
-    ) {
+    ) -> usize {
         if self.panic.is_some() {
-            return;
+            return 1;
         }
         let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(payload) => {
                 self.panic = Some(payload);
-                return;
+                return 1;
             }
         };
         if !self.ordered {
             self.finish_block(parsed, summary, deliver);
-            return;
+            return 1;
         }
         self.waiting.insert(parsed.sequence, parsed);
+        let mut done = 0;
         while let Some(parsed) = self.waiting.remove(&self.next_sequence) {
             self.next_sequence += 1;
             self.finish_block(parsed, summary, deliver);
+            done += 1;
         }
+        done
     }
 
     /// Stops the run at `bad`, the first bad record of block `sequence`.

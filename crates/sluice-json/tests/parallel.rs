@@ -572,3 +572,54 @@ fn a_panic_in_a_record_callback_stops_the_run_and_is_raised_as_it_was() {
         assert!(read < 10_000, "{read} records read after the panic");
     }
 }
+
+/// An input that counts the bytes handed out so far.
+struct CountingInput<'a> {
+    bytes: &'a [u8],
+    handed_out: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl std::io::Read for CountingInput<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let count = self.bytes.read(buffer)?;
+        self.handed_out
+            .fetch_add(count, std::sync::atomic::Ordering::SeqCst);
+        Ok(count)
+    }
+}
+
+#[test]
+fn a_slow_first_block_holds_back_the_reading_of_the_input() {
+    // At most `2 × jobs` blocks are in flight: in order, the blocks done after a first block
+    // still being parsed wait for it, and no more input is read meanwhile.
+    let input = records(20_000);
+    let handed_out = std::sync::atomic::AtomicUsize::new(0);
+    let mut read_at_first_delivery = None;
+    let summary = ingest_blocks(
+        CountingInput {
+            bytes: input.as_bytes(),
+            handed_out: &handed_out,
+        },
+        &small_blocks(2),
+        || (),
+        |(), reader, info| {
+            if info.line == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            reader.skip()
+        },
+        |()| {
+            read_at_first_delivery
+                .get_or_insert(handed_out.load(std::sync::atomic::Ordering::SeqCst));
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(summary.records, 20_000);
+    // Four blocks of 1 KiB in flight, and the one being read (a line is about 50 bytes).
+    let read = read_at_first_delivery.unwrap();
+    assert!(
+        read <= 6 * 1024,
+        "{read} bytes read before the first block was done"
+    );
+}
