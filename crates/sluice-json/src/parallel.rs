@@ -481,11 +481,16 @@ fn split_blocks<R: Read>(
         let mut bytes = std::mem::take(&mut carry);
         // Fill until the new bytes hold a line break or the input ends (the carried
         // remainder never holds one).
+        let mut failure = None;
         loop {
             let filled = bytes.len();
             bytes.resize(filled + block_size, 0);
-            let got = read_full(&mut input, &mut bytes[filled..]).map_err(Error::io)?;
+            let (got, error) = read_full(&mut input, &mut bytes[filled..]);
             bytes.truncate(filled + got);
+            if error.is_some() {
+                failure = error;
+                break;
+            }
             if got < block_size {
                 at_end = true;
                 break;
@@ -494,39 +499,47 @@ fn split_blocks<R: Read>(
                 break;
             }
         }
-        if !at_end && let Some(last) = memchr::memrchr(b'\n', &bytes) {
-            carry = bytes.split_off(last + 1);
+        if !at_end {
+            // Whole lines only; before an I/O error, those read so far.
+            let keep = memchr::memrchr(b'\n', &bytes).map_or(0, |last| last + 1);
+            carry = bytes.split_off(keep);
         }
-        if bytes.is_empty() {
-            continue;
+        if !bytes.is_empty() {
+            let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+            let len = bytes.len() as u64;
+            emit(Block {
+                sequence,
+                offset,
+                first_line: line,
+                bytes,
+            })?;
+            sequence += 1;
+            offset += len;
+            line += lines;
         }
-        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
-        let len = bytes.len() as u64;
-        emit(Block {
-            sequence,
-            offset,
-            first_line: line,
-            bytes,
-        })?;
-        sequence += 1;
-        offset += len;
-        line += lines;
+        // The lines read before an I/O error are records as any others (as for
+        // `NdjsonReader`, which hands out a record once its line feed has arrived): the
+        // error comes after them.
+        if let Some(error) = failure {
+            return Err(Error::io(error));
+        }
     }
     Ok(())
 }
 
-/// Reads until `buffer` is full or the input ends; returns the bytes read.
-fn read_full<R: Read>(input: &mut R, buffer: &mut [u8]) -> io::Result<usize> {
+/// Reads until `buffer` is full or the input ends: the bytes read, and the I/O error that
+/// stopped the reading early, if any (the bytes before it are read all the same).
+fn read_full<R: Read>(input: &mut R, buffer: &mut [u8]) -> (usize, Option<io::Error>) {
     let mut filled = 0;
     while filled < buffer.len() {
         match input.read(&mut buffer[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return (filled, Some(e)),
         }
     }
-    Ok(filled)
+    (filled, None)
 }
 
 /// Reads every record with `parse` in parallel and hands the results to `sink` on the

@@ -623,3 +623,63 @@ fn a_slow_first_block_holds_back_the_reading_of_the_input() {
         "{read} bytes read before the first block was done"
     );
 }
+
+/// An input that hands out `bytes` a few at a time, then fails.
+struct FailingInput<'a> {
+    bytes: &'a [u8],
+}
+
+impl std::io::Read for FailingInput<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(std::io::Error::other("the disk went away"));
+        }
+        let count = buffer.len().min(7).min(self.bytes.len());
+        buffer[..count].copy_from_slice(&self.bytes[..count]);
+        self.bytes = &self.bytes[count..];
+        Ok(count)
+    }
+}
+
+#[test]
+fn the_records_read_before_an_io_error_are_delivered_whatever_the_block_size() {
+    // The record reader hands out every line whose line feed arrived before the error; so
+    // does the ingestion, whatever the block size, and the run's error is the I/O error.
+    let input = records(200);
+    let cut = &input.as_bytes()[..5000];
+    let whole_lines = cut.iter().filter(|&&byte| byte == b'\n').count();
+    let mut record_reader = sluice_json::NdjsonReader::from_read(FailingInput { bytes: cut });
+    let mut expected = 0;
+    let error = loop {
+        match record_reader.next_record() {
+            Ok(Some(mut record)) => match read_value(&mut record) {
+                Ok(_) => expected += 1,
+                Err(error) => break error,
+            },
+            Ok(None) => panic!("no I/O error"),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(
+        (error.code(), expected),
+        (sluice_core::codes::IO, whole_lines)
+    );
+    for (jobs, block_size) in [(1, 1024), (2, 1024), (2, 1 << 20)] {
+        let mut ids = Vec::new();
+        let err = ingest_records(
+            FailingInput { bytes: cut },
+            &ParallelOptions {
+                block_size,
+                ..small_blocks(jobs)
+            },
+            read_id,
+            |id| {
+                ids.push(id);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), sluice_core::codes::IO, "{block_size}");
+        assert_eq!(ids.len(), whole_lines, "{block_size}");
+    }
+}
