@@ -326,10 +326,7 @@ impl<A> Collector<A> {
     /// Stops the run at `bad`, the first bad record of block `sequence`.
     fn fail_at_record(&mut self, sequence: u64, bad: RecordError) {
         self.failed_block = Some(sequence);
-        self.failure = Some(bad.error.with_note(format!(
-            "in the record on line {} (byte {})",
-            bad.record.line, bad.record.offset
-        )));
+        self.failure = Some(bad.error);
     }
 
     fn finish_block(
@@ -433,9 +430,15 @@ pub(crate) fn read_lines(
                     text: Arc::from(line),
                     line_offset: usize::try_from(line_number - 1).unwrap_or(0),
                 };
+                // The note names the record, as on each error of `NdjsonReader`: the same
+                // whether the error is collected or stops the run.
+                let error = error.with_shared_source(source).with_note(format!(
+                    "in the record on line {} (byte {})",
+                    info.line, info.offset
+                ));
                 errors.push(RecordError {
                     record: info,
-                    error: error.with_shared_source(source),
+                    error,
                 });
                 if !options.skip_errors {
                     break;

@@ -683,3 +683,34 @@ fn the_records_read_before_an_io_error_are_delivered_whatever_the_block_size() {
         assert_eq!(ids.len(), whole_lines, "{block_size}");
     }
 }
+
+#[test]
+fn a_bad_record_has_the_same_notes_whether_errors_are_skipped_or_not() {
+    // As each error of the record reader, each names its record, collected or not.
+    let input = "{\"a\":1}\n\n{\"a\":1 \"b\":2}\n";
+    let stopped = ingest_records(
+        input.as_bytes(),
+        &ParallelOptions::default(),
+        |reader| read_value(reader),
+        |_| Ok(()),
+    )
+    .unwrap_err();
+    let summary = ingest_records(
+        input.as_bytes(),
+        &ParallelOptions {
+            skip_errors: true,
+            ..ParallelOptions::default()
+        },
+        |reader| read_value(reader),
+        |_| Ok(()),
+    )
+    .unwrap();
+    let bad = &summary.errors[0];
+    assert_eq!((bad.record.line, bad.record.offset), (3, 9));
+    assert_eq!(bad.error.code(), stopped.code());
+    assert_eq!(bad.error.span(), stopped.span());
+    assert_eq!(bad.error.notes(), stopped.notes());
+    let record_reader = record_reader_outcome(input, sluice_json::JsonOptions::strict());
+    let record_reader = record_reader.unwrap_err();
+    assert_eq!(bad.error.notes().len(), record_reader.notes().len());
+}
