@@ -40,7 +40,8 @@ pub struct ParallelOptions {
     /// every record before that one and none after it.
     pub skip_errors: bool,
     /// Bytes per block, at least 1 KiB (a smaller value counts as 1 KiB; a record longer
-    /// than a block gets a block of its own).
+    /// than a block gets a block of its own). A block's buffer grows with what the input
+    /// fills, so a size beyond the input's costs no more memory than the input.
     pub block_size: usize,
     /// How each record is read (strict JSON by default).
     pub json: JsonOptions,
@@ -487,9 +488,7 @@ fn split_blocks<R: Read>(
         let mut failure = None;
         loop {
             let filled = bytes.len();
-            bytes.resize(filled + block_size, 0);
-            let (got, error) = read_full(&mut input, &mut bytes[filled..]);
-            bytes.truncate(filled + got);
+            let (got, error) = read_appending(&mut input, &mut bytes, block_size);
             if error.is_some() {
                 failure = error;
                 break;
@@ -528,6 +527,33 @@ fn split_blocks<R: Read>(
         }
     }
     Ok(())
+}
+
+/// The most a block's buffer grows by at once, so that what it allocates follows what the
+/// input holds, not the block size asked for (a huge `block_size` over a short input).
+const READ_STEP: usize = 1 << 20;
+
+/// Appends up to `want` bytes of `input` to `bytes`, growing it in steps of [`READ_STEP`]
+/// at most: how many were appended (fewer when the input ends), and the I/O error that
+/// stopped the reading early, if any (the bytes before it are appended all the same).
+fn read_appending<R: Read>(
+    input: &mut R,
+    bytes: &mut Vec<u8>,
+    want: usize,
+) -> (usize, Option<io::Error>) {
+    let mut got = 0;
+    while got < want {
+        let filled = bytes.len();
+        let step = (want - got).min(READ_STEP);
+        bytes.resize(filled + step, 0);
+        let (read, error) = read_full(input, &mut bytes[filled..]);
+        bytes.truncate(filled + read);
+        got += read;
+        if error.is_some() || read < step {
+            return (got, error);
+        }
+    }
+    (got, None)
 }
 
 /// Reads until `buffer` is full or the input ends: the bytes read, and the I/O error that

@@ -714,3 +714,34 @@ fn a_bad_record_has_the_same_notes_whether_errors_are_skipped_or_not() {
     let record_reader = record_reader.unwrap_err();
     assert_eq!(bad.error.notes().len(), record_reader.notes().len());
 }
+
+#[test]
+fn a_block_size_beyond_the_input_reads_it_without_allocating_the_block_size() {
+    // A block size far beyond the input: the buffer grows with what the input holds (a
+    // block of `usize::MAX` bytes was allocated up front and panicked), and blocks larger
+    // than one growth step still end at line feeds.
+    let input = records(60_000);
+    assert!(input.len() > 2 << 20);
+    for block_size in [usize::MAX, 1 << 30, (3 << 20) / 2] {
+        for jobs in [1, 2] {
+            let options = ParallelOptions {
+                jobs,
+                block_size,
+                ..ParallelOptions::default()
+            };
+            let mut ids = Vec::new();
+            let summary = ingest_records(input.as_bytes(), &options, read_id, |id| {
+                ids.push(id);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(summary.records, 60_000, "{block_size} {jobs}");
+            assert_eq!(summary.bytes, input.len() as u64);
+            assert_eq!(
+                ids,
+                (0..60_000).collect::<Vec<u64>>(),
+                "{block_size} {jobs}"
+            );
+        }
+    }
+}
