@@ -57,7 +57,7 @@ enum State {
 }
 
 /// Why the reader is in [`State::Failed`].
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 enum Failure {
     /// A block comment never closed (its span): its scan went on to the end of the input, or
     /// in NDJSON to the end of its line.
@@ -66,7 +66,7 @@ enum Failure {
     /// [`JsonReader::record_broken_over_lines`]); the record never completes.
     RecordCutOff(usize),
     /// Any other error of the lexer, as `peek` reported it (see [`JsonReader::stop`]).
-    Lexer(Box<Stopped>),
+    Lexer(Error),
 }
 
 impl Failure {
@@ -77,44 +77,8 @@ impl Failure {
         match self {
             Failure::UnclosedComment(span) => unclosed_comment_error(*span),
             Failure::RecordCutOff(at) => record_line_end_error(*at),
-            Failure::Lexer(stopped) => stopped.error(),
+            Failure::Lexer(err) => err.duplicate(),
         }
-    }
-}
-
-/// A lexer error kept to be reported again, as it was reported first ([`Error`] is not
-/// `Clone`: it may hold an `io::Error`, whose kind and message the copy keeps).
-#[derive(Debug, Clone)]
-struct Stopped {
-    code: ErrorCode,
-    message: String,
-    span: Option<Span>,
-    path: Option<Path>,
-    notes: Vec<String>,
-}
-
-impl Stopped {
-    fn of(err: &Error) -> Stopped {
-        Stopped {
-            code: err.code(),
-            message: err.message().to_owned(),
-            span: err.span(),
-            path: err.path().cloned(),
-            notes: err.notes().to_vec(),
-        }
-    }
-
-    fn error(&self) -> Error {
-        let mut err = Error::new(self.code, self.message.clone());
-        if let Some(span) = self.span {
-            err = err.with_span(span);
-        }
-        if let Some(path) = &self.path {
-            err = err.with_path(path.clone());
-        }
-        self.notes
-            .iter()
-            .fold(err, |err, note| err.with_note(note.clone()))
     }
 }
 
@@ -686,7 +650,7 @@ impl<S: Input> JsonReader<S> {
             };
         }
         let err = self.lexer_error(err);
-        self.failure = Failure::Lexer(Box::new(Stopped::of(&err)));
+        self.failure = Failure::Lexer(err.duplicate());
         self.state = State::Failed;
         err
     }

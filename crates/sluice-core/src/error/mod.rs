@@ -220,6 +220,36 @@ impl Error {
         error
     }
 
+    /// A copy of this error, to report it again (a reader that stops at its first error
+    /// answers every later call with it). Every field is copied; an I/O error inside keeps
+    /// its kind and message, as a new [`std::io::Error`] (one cannot be cloned).
+    ///
+    /// ```
+    /// use sluice_core::{Error, Span, codes};
+    /// let first = Error::new(codes::CUSTOM, "boom").with_span(Span::new(1, 2)).with_note("n");
+    /// let again = first.duplicate();
+    /// assert_eq!((again.code(), again.message(), again.span()), (first.code(), "boom", first.span()));
+    /// assert_eq!(again.notes(), first.notes());
+    /// ```
+    #[must_use]
+    pub fn duplicate(&self) -> Error {
+        let inner = &self.0;
+        Error(Box::new(Inner {
+            code: inner.code,
+            message: inner.message.clone(),
+            span: inner.span,
+            span_hint: inner.span_hint,
+            path: inner.path.clone(),
+            type_path: inner.type_path.clone(),
+            notes: inner.notes.clone(),
+            source_text: inner.source_text.clone(),
+            io: inner
+                .io
+                .as_ref()
+                .map(|err| std::io::Error::new(err.kind(), err.to_string())),
+        }))
+    }
+
     /// Sets the byte span of the offending value.
     #[must_use]
     pub fn with_span(mut self, span: Span) -> Error {
