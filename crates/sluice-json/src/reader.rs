@@ -2319,8 +2319,9 @@ impl<S: Input> JsonReader<S> {
         let offset = self.input.offset();
         self.span_start = offset + self.pos;
         self.span_len = pending.len;
-        let err = self.decorate(Error::unexpected(expected, pending.entry).with_span(self.span()));
-        self.stop_at_record_cut(err)
+        let err = Error::unexpected(expected, pending.entry).with_span(self.span());
+        self.stop_at_record_cut(&err)
+            .unwrap_or_else(|| self.decorate(err))
     }
 
     /// The error of a number that does not convert (see [`Self::read_number_as`]), or the
@@ -2328,26 +2329,27 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     #[inline(never)]
     fn conversion_error(&mut self, err: Error) -> Error {
-        let err = self.value_error(err);
-        self.stop_at_record_cut(err)
+        let err = err.or_span(self.span());
+        self.stop_at_record_cut(&err)
+            .unwrap_or_else(|| self.value_error(err))
     }
 
-    /// After a read's error that the record's cut-off replaced (see
-    /// [`Self::record_cut_error`]): the reader fails for good, as when the lexer finds the
-    /// cut, so that no later peek or read hands out the next line's tokens as the record's.
+    /// A read's error that the record's cut-off replaces (see [`Self::record_cut_error`]):
+    /// the cut, and the reader fails for good, as when the lexer finds it, so that no later
+    /// peek or read hands out the next line's tokens as the record's. `None` when `err`
+    /// stands.
     #[cold]
     #[inline(never)]
-    fn stop_at_record_cut(&mut self, err: Error) -> Error {
-        if self.state != State::Failed
-            && err.code() == codes::UNEXPECTED_EOF
-            && let Some(span) = err.span()
-            && self.record_cut_before(span.start + 1) == Some(span.start)
-        {
-            self.pending = None;
-            self.next_start = self.pos;
-            self.fail_record_cut_off(span.start);
+    fn stop_at_record_cut(&mut self, err: &Error) -> Option<Error> {
+        if self.state == State::Failed {
+            return None;
         }
-        err
+        let cut = self.record_cut_error(err)?;
+        let at = cut.span().map_or(self.pos, |span| span.start);
+        self.pending = None;
+        self.next_start = self.pos;
+        self.fail_record_cut_off(at);
+        Some(cut)
     }
 
     /// Moves past the pending token and updates the state for it.
