@@ -551,7 +551,12 @@ impl<W: io::Write> JsonWriter<W> {
     /// `write_all` does not say how much it wrote before an error, and sending the whole
     /// buffer again repeated that part in the output.
     fn flush_buffer(&mut self) -> Result<()> {
-        let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out);
+        self.hand_over(self.out.len())
+    }
+
+    /// Hands the first `len` bytes of the buffer to the sink (see [`Self::flush_buffer`]).
+    fn hand_over(&mut self, len: usize) -> Result<()> {
+        let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out[..len]);
         self.out.drain(..written);
         result.map_err(Error::io)
     }
@@ -569,9 +574,7 @@ impl<W: io::Write> JsonWriter<W> {
                 .rposition(|&byte| byte == b'\n')
                 .map_or(0, |at| at + 1)
         };
-        let (written, result) = sluice_core::write_counted(&mut self.sink, &self.out[..complete]);
-        self.out.drain(..written);
-        result.map_err(Error::io)?;
+        self.hand_over(complete)?;
         self.sink.flush().map_err(Error::io)
     }
 
