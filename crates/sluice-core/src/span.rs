@@ -99,8 +99,9 @@ impl fmt::Display for LineColumn {
 /// too, its `\r` not shown); a lone `\r` does not end a line. That is how serde_json counts
 /// lines, and how NDJSON separates records: a record's line number and the line its errors
 /// are shown on are the same. The source is bytes, so a document with invalid UTF-8 can
-/// still be shown (invalid sequences display as `U+FFFD` without moving any offset). A UTF-8 byte order mark at the
-/// very start is not part of the first line: editors hide it, so it takes no column there.
+/// still be shown (invalid sequences display as `U+FFFD` without moving any offset). A
+/// UTF-8 byte order mark at the very start is not part of the first line: editors hide it,
+/// so it takes no column there.
 ///
 /// ```
 /// use sluice_core::span::LineIndex;
@@ -209,12 +210,11 @@ impl<'a> LineIndex<'a> {
 pub(crate) fn character_start(bytes: &[u8], at: usize) -> usize {
     for back in 1..=at.min(3) {
         let lead = at - back;
-        let len = match bytes[lead] {
-            0x80..=0xBF => continue,
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => return at,
+        if (0x80..=0xBF).contains(&bytes[lead]) {
+            continue;
+        }
+        let Some(len) = sequence_len(bytes[lead]) else {
+            return at;
         };
         let whole = bytes
             .get(lead..lead + len)
@@ -231,12 +231,19 @@ pub(crate) fn character_end(bytes: &[u8], at: usize) -> usize {
     if start == at {
         return at;
     }
-    let len = match bytes[start] {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    };
-    start + len
+    // `character_start` moved back only to the lead byte of a well-formed character.
+    start + sequence_len(bytes[start]).unwrap_or(1)
+}
+
+/// The length of the UTF-8 sequence that `lead` can start, if it starts one of two bytes or
+/// more.
+fn sequence_len(lead: u8) -> Option<usize> {
+    match lead {
+        0xC2..=0xDF => Some(2),
+        0xE0..=0xEF => Some(3),
+        0xF0..=0xF4 => Some(4),
+        _ => None,
+    }
 }
 
 /// The UTF-8 encoding of U+FEFF, which some editors write at the start of a file.
