@@ -90,15 +90,61 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Refuses standard input (`-`) given more than once among `paths`: it can be read only
-/// once, and a second read would see an empty input.
+/// Refuses standard input given more than once among `paths`, as `-` or by a path to the
+/// pipe, terminal or device it is (`/dev/stdin`, `/proc/self/fd/0`): it can be read only
+/// once, and a second read would see an empty input. Refused before anything is read, so
+/// that no file is reported on.
 pub(crate) fn stdin_at_most_once(paths: &[PathBuf]) -> Result<(), Failure> {
-    if paths.iter().filter(|path| is_stdin(path)).count() > 1 {
-        return Err(Failure::Usage(
-            "standard input (`-`) can be read only once: give `-` at most once".into(),
-        ));
+    let stdin = stdin_identity();
+    let named: Vec<String> = paths
+        .iter()
+        .filter(|path| is_stdin(path) || stdin.is_some() && identity(path) == stdin)
+        .map(|path| format!("`{}`", path.display()))
+        .collect();
+    if named.len() > 1 {
+        return Err(Failure::Usage(format!(
+            "standard input can be read only once, and it is given {} times: {}",
+            named.len(),
+            named.join(", ")
+        )));
     }
     Ok(())
+}
+
+/// The device and inode of standard input, if it is a pipe, a FIFO, a terminal or another
+/// device. A regular file is left out: a path to it reads the file afresh, so
+/// `sluice check a.json a.json < a.json` reads `a.json` twice and never standard input.
+#[cfg(unix)]
+fn stdin_identity() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    // A duplicate of descriptor 0, to ask for its metadata; none when it is closed.
+    let meta = io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(|fd| File::from(fd).metadata())
+        .ok()?;
+    (!meta.is_file() && !meta.is_dir()).then(|| (meta.dev(), meta.ino()))
+}
+
+/// The device and inode of the file `path` leads to (following links, as opening it does).
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|meta| (meta.dev(), meta.ino()))
+}
+
+/// Elsewhere only `-` names standard input.
+#[cfg(not(unix))]
+fn stdin_identity() -> Option<(u64, u64)> {
+    None
+}
+
+#[cfg(not(unix))]
+fn identity(_path: &Path) -> Option<(u64, u64)> {
+    None
 }
 
 /// Reads `source`, expected to hold about `size` bytes, into memory if it holds at most

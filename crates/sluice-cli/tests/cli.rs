@@ -1321,6 +1321,52 @@ fn standard_input_given_twice_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_path_to_standard_input_given_with_it_is_a_usage_error() {
+    // `/dev/stdin` read after `-` would see an empty stream: json/UnexpectedEof for a
+    // valid input.
+    let doc = b"{\"a\": 1}\n";
+    for args in [
+        vec!["check", "-", "/dev/stdin"],
+        vec!["check", "/dev/stdin", "/proc/self/fd/0"],
+        vec!["check", "--ndjson", "/dev/stdin", "-"],
+        vec!["ndjson", "stats", "-", "/dev/stdin"],
+    ] {
+        let out = sluice_with_stdin(&args, doc);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Alone, a path to standard input reads it.
+    let out = sluice_with_stdin(&["check", "/dev/stdin"], doc);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Standard input redirected from a file: that file by its own name is a file like any
+    // other, read afresh, and so is `/dev/stdin`, which opens it again.
+    let path = temp_file("stdin-file", "doc.json", doc);
+    let name = path.to_str().unwrap();
+    for args in [
+        vec!["check", name, name, "-"],
+        vec!["check", "-", "/dev/stdin"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(&args)
+            .stdin(std::fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn msgpack_diagnostics_give_byte_offsets_not_lines_of_binary() {
     // 10 (a byte that is also a line feed), then an array of 2 items that holds 1.
