@@ -20,12 +20,16 @@ const EXIT_OK: u8 = 0;
 const EXIT_INVALID: u8 = 1;
 /// Exit code for usage errors: bad arguments, unreadable files, unknown formats.
 const EXIT_USAGE: u8 = 2;
+/// Exit code after an interrupt (SIGINT, SIGTERM, SIGHUP, Ctrl-C) while an output file is
+/// written (see `output`): 128 + SIGINT, as a shell reports a process that SIGINT ended.
+const EXIT_INTERRUPTED: u8 = 130;
 
 const AFTER_HELP: &str = "\
 Exit codes:
-  0  success: every input is valid
-  1  invalid input: a diagnostic pointing at the offending value is printed to stderr
-  2  usage error: bad arguments, a file that cannot be read or written, an unknown format
+    0  success: every input is valid
+    1  invalid input: a diagnostic pointing at the offending value is printed to stderr
+    2  usage error: bad arguments, a file that cannot be read or written, an unknown format
+  130  interrupted (Ctrl-C, SIGTERM) while writing -o OUT, which is left as it was
 
 Formats are guessed from file extensions (.json .jsonc .json5 .ndjson .jsonl .msgpack .mpk .mp)
 unless --from/--to say otherwise. `-` reads standard input.";

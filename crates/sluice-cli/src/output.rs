@@ -5,6 +5,10 @@
 //! [`Output::commit`]. Until then the old file is untouched, so `sluice fmt big.json -o big.json`
 //! can stream `big.json` while writing it, and a failed run (invalid input, a full disk)
 //! leaves the old file as it was: dropping an uncommitted output removes the temporary file.
+//!
+//! A signal that ends the process (Ctrl-C) runs no destructor: every temporary file is also
+//! noted in [`LIVE_TEMPS`], and an interrupt handler, installed with the first temporary
+//! file, removes them before the process exits with [`crate::EXIT_INTERRUPTED`].
 
 use std::cell::RefCell;
 use std::ffi::OsString;
@@ -13,6 +17,7 @@ use std::io::{self, BufWriter, StdoutLock, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::Failure;
@@ -21,6 +26,34 @@ use crate::Failure;
 const BUFFER: usize = 1 << 16;
 /// Standard output's name in messages.
 pub(crate) const STDOUT: &str = "<stdout>";
+/// The temporary files created and neither renamed nor removed yet. Creating, renaming and
+/// removing one happen with the lock held, and so does the interrupt handler's cleanup, up
+/// to the exit: a temporary file is either renamed into place or removed, never left over.
+static LIVE_TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// [`LIVE_TEMPS`], locked. A panic while it was held cannot leave it inconsistent (each
+/// change is one push or one removal), so a poisoned lock is used as it is.
+fn live_temps() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_TEMPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Installs, once, the handler that removes the live temporary files on an interrupt and
+/// exits. Best effort: if no handler can be installed, an interrupt ends the process as it
+/// would without one.
+fn remove_temps_on_interrupt() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            // Held until the exit, so that the main thread can neither create nor rename a
+            // temporary file behind the cleanup.
+            let mut live = live_temps();
+            for temp in live.drain(..) {
+                let _ = fs::remove_file(temp);
+            }
+            std::process::exit(i32::from(crate::EXIT_INTERRUPTED));
+        });
+    });
+}
 
 /// Where output goes; write to it, then [`commit`](Output::commit) it.
 #[derive(Debug)]
@@ -260,8 +293,12 @@ impl Replacement {
         // On disk before the rename, so a crash cannot leave a renamed but empty file.
         file.sync_all().map_err(|e| write_failure(&self.name, &e))?;
         drop(file);
-        fs::rename(&self.temp, &self.target).map_err(|e| write_failure(&self.name, &e))?;
-        self.committed = true;
+        {
+            let mut live = live_temps();
+            fs::rename(&self.temp, &self.target).map_err(|e| write_failure(&self.name, &e))?;
+            self.committed = true;
+            forget_temp(&mut live, &self.temp);
+        }
         // Makes the rename itself durable; not every platform can open a directory, and the
         // output is complete either way, so this is best effort.
         if let Some(dir) = self.target.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -279,8 +316,17 @@ impl Drop for Replacement {
             drop(file);
         }
         if !self.committed {
+            let mut live = live_temps();
             let _ = fs::remove_file(&self.temp);
+            forget_temp(&mut live, &self.temp);
         }
+    }
+}
+
+/// Takes `temp` off the live temporary files, once it is renamed or removed.
+fn forget_temp(live: &mut Vec<PathBuf>, temp: &Path) {
+    if let Some(at) = live.iter().position(|path| path == temp) {
+        live.swap_remove(at);
     }
 }
 
@@ -303,7 +349,8 @@ fn is_symlink(path: &Path) -> bool {
 }
 
 /// Creates a new, empty temporary file next to `target`:
-/// `.<name>.<process id>.<time>.<counter>.tmp`, created exclusively (never an existing file).
+/// `.<name>.<process id>.<time>.<counter>.tmp`, created exclusively (never an existing file),
+/// and notes it in [`LIVE_TEMPS`] for an interrupt to remove.
 fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let file_name = target
@@ -316,14 +363,19 @@ fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
+    remove_temps_on_interrupt();
     for _ in 0..64 {
         let count = COUNTER.fetch_add(1, Ordering::Relaxed);
         let mut name = OsString::from(".");
         name.push(file_name);
         name.push(format!(".{}.{nanos:x}.{count}.tmp", std::process::id()));
         let temp = dir.join(name);
+        let mut live = live_temps();
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => {
+                live.push(temp.clone());
+                return Ok((temp, file));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
@@ -340,5 +392,45 @@ pub(crate) fn write_failure(name: &str, err: &io::Error) -> Failure {
         Failure::Quiet
     } else {
         Failure::Usage(format!("cannot write {name}: {err}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_path(output: &Output) -> PathBuf {
+        match &output.sink {
+            Sink::Replace(replacement) => replacement.temp.clone(),
+            other => panic!("not replaced: {other:?}"),
+        }
+    }
+
+    fn is_live(temp: &Path) -> bool {
+        live_temps().iter().any(|path| path == temp)
+    }
+
+    #[test]
+    fn a_temporary_file_is_live_until_renamed_or_removed() {
+        let dir = std::env::temp_dir().join(format!("sluice-output-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("out.json");
+
+        let mut output = Output::open(Some(&target)).unwrap();
+        let temp = temp_path(&output);
+        assert!(is_live(&temp));
+        output.write_all(b"[1]").unwrap();
+        output.commit().unwrap();
+        assert!(!is_live(&temp));
+        assert_eq!(fs::read(&target).unwrap(), b"[1]");
+
+        let output = Output::open(Some(&target)).unwrap();
+        let temp = temp_path(&output);
+        assert!(is_live(&temp));
+        drop(output);
+        assert!(!is_live(&temp));
+        assert!(!temp.exists());
+        assert_eq!(fs::read(&target).unwrap(), b"[1]");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -700,6 +700,58 @@ fn invalid_input_leaves_an_existing_output_file_untouched() {
     assert_eq!(std::fs::read(&bad).unwrap(), b"[1,\n");
 }
 
+#[cfg(unix)]
+#[test]
+fn an_interrupt_while_writing_an_output_file_removes_the_temporary_file() {
+    use std::time::{Duration, Instant};
+    for (signal, command) in [
+        ("INT", vec!["fmt", "-"]),
+        ("TERM", vec!["fmt", "-"]),
+        (
+            "INT",
+            vec!["convert", "-", "--from", "json", "--to", "msgpack"],
+        ),
+    ] {
+        let target = temp_file("interrupt", "out.json", b"{\"keep\": true}\n");
+        let dir = target.parent().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(&command)
+            .args(["-o", target.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Part of a document, and the pipe left open: the command waits for the rest.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"[1, 2,").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while leftover_temp_files(dir).is_empty() {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("{command:?} ended before writing: {status}");
+            }
+            assert!(Instant::now() < deadline, "{command:?}: no temporary file");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let sent = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{signal} {command:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(leftover_temp_files(dir), Vec::<String>::new());
+        assert_eq!(std::fs::read(&target).unwrap(), b"{\"keep\": true}\n");
+    }
+}
+
 #[test]
 fn ndjson_needs_a_line_break_between_records() {
     for (test, contents, line, column) in [
