@@ -1350,6 +1350,89 @@ fn check_unique_keys_refuses_a_key_twice_in_json_and_in_ndjson_records() {
 }
 
 #[test]
+fn fmt_and_convert_unique_keys_refuse_a_key_twice_as_check_does() {
+    let doc = b"{\"a\":1,\n \"b\":{\"c\":2,\"c\":3}}";
+    let json = temp_file("unique-keys-write", "dup.json", doc);
+    let json = json.to_str().unwrap();
+    let records = temp_file(
+        "unique-keys-write",
+        "dup.ndjson",
+        b"{\"a\":1}\n{\"a\":1,\"a\":2}\n",
+    );
+    let records = records.to_str().unwrap();
+    let target = temp_file("unique-keys-write", "out.msgpack", b"keep");
+    let dir = target.parent().unwrap();
+    let out_file = target.to_str().unwrap();
+    for (args, at) in [
+        (vec!["fmt", "--unique-keys", json], "dup.json:2:13"),
+        (
+            vec!["fmt", "--unique-keys", "--relaxed", json],
+            "dup.json:2:13",
+        ),
+        (
+            vec!["convert", "--unique-keys", json, "--to", "ndjson"],
+            "dup.json:2:13",
+        ),
+        (
+            vec!["convert", "--unique-keys", records, "--to", "json"],
+            "dup.ndjson:2:8",
+        ),
+        (
+            vec!["convert", "--unique-keys", records, "--to", "msgpack"],
+            "dup.ndjson:2:8",
+        ),
+        (
+            vec!["convert", "--unique-keys", json, "-o", out_file],
+            "dup.json:2:13",
+        ),
+    ] {
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("error[json/DuplicateKey]"), "{stderr}");
+        assert!(stderr.contains(at), "{args:?}: {stderr}");
+    }
+    // Streamed from standard input, the same error at the same place.
+    let out = sluice_with_stdin(&["fmt", "--unique-keys", "-"], doc);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[json/DuplicateKey]"), "{stderr}");
+    assert_eq!(
+        location(&stderr),
+        Some(("<stdin>".to_owned(), 2, 13)),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+    assert_eq!(leftover_temp_files(dir), Vec::<String>::new());
+    // Without duplicates the option changes nothing.
+    let fine = temp_file("unique-keys-write", "fine.json", b"{\"a\": {\"a\": 1}}");
+    let fine = fine.to_str().unwrap();
+    assert_eq!(
+        succeed(&["fmt", "--unique-keys", "--condensed", fine]),
+        "{\"a\":{\"a\":1}}\n"
+    );
+    assert_eq!(
+        succeed(&["convert", "--unique-keys", fine, "--to", "ndjson"]),
+        "{\"a\":{\"a\":1}}\n"
+    );
+    // MessagePack maps are not JSON objects: the option is for JSON and NDJSON input.
+    let packed = temp_file(
+        "unique-keys-write",
+        "one.msgpack",
+        &[0x81, 0xa1, b'a', 0x01],
+    );
+    let out = sluice(&[
+        "convert",
+        "--unique-keys",
+        packed.to_str().unwrap(),
+        "--to",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn standard_input_given_twice_is_a_usage_error() {
     // The second `-` would read an empty stream and report a valid input as invalid (or,
     // for stats, count it once as if it were two inputs).

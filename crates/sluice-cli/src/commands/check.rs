@@ -3,10 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use sluice_core::NoopWriter;
-use sluice_json::DuplicateKeys;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, json_options, pump_with};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
 use crate::format::{Dialect, Format};
 use crate::input::{Input, stdin_at_most_once};
 
@@ -92,10 +91,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
 /// Checks one file: a usage failure if it cannot be read, invalid with its diagnostic.
 fn check(args: &Args, path: &Path) -> Result<(), Failure> {
     let (format, dialect) = args.mode(path);
-    let mut options = json_options(format, dialect);
-    if args.unique_keys {
-        options.duplicate_keys = DuplicateKeys::Error;
-    }
+    let options = json_options(format, dialect, args.unique_keys);
     let input = Input::open(path)?;
-    pump_with(input, format, options, Shape::Same, &mut NoopWriter::new())
+    pump(input, format, options, Shape::Same, &mut NoopWriter::new())
 }

@@ -16,7 +16,7 @@ use sluice_json::{BlobMode, ExtMode, JsonWriter, NdjsonWriter, WriterOptions};
 use sluice_msgpack::MsgPackWriter;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
 use crate::format::Format;
 use crate::input::Input;
 use crate::output::{self, Output};
@@ -71,6 +71,10 @@ pub(crate) struct Args {
     binary: Option<BinaryInJson>,
     #[command(flatten)]
     dialect: DialectFlags,
+    /// Refuse an object that holds a key twice (json/DuplicateKey), rather than copy every
+    /// occurrence (JSON and NDJSON input only).
+    #[arg(long)]
+    unique_keys: bool,
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
@@ -84,18 +88,18 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         .to
         .or_else(|| args.output.as_deref().and_then(Format::from_path))
         .ok_or_else(|| Failure::Usage("cannot tell the output format: use --to".into()))?;
-    check_output_options(args, to)?;
-    let dialect = args.dialect.resolve(&args.input);
+    check_options(args, from, to)?;
+    let reading = json_options(from, args.dialect.resolve(&args.input), args.unique_keys);
     let input = Input::open(&args.input)?;
     let sink = Output::open(args.output.as_deref())?;
-    let mut json_options = if args.pretty {
+    let mut writing = if args.pretty {
         WriterOptions::pretty()
     } else {
         WriterOptions::condensed()
     };
     if args.binary == Some(BinaryInJson::Base64) {
-        json_options.blob = BlobMode::Base64;
-        json_options.ext = ExtMode::Object;
+        writing.blob = BlobMode::Base64;
+        writing.ext = ExtMode::Object;
     }
     let shape = match (from, to) {
         (Format::Ndjson, Format::Json) => Shape::IntoArray,
@@ -108,26 +112,34 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         Format::Json => {
             // One JSON text: NDJSON records are one array, and a MessagePack stream must
             // hold exactly one value (`Shape::One`).
-            json_options.final_newline = true;
-            let mut writer = JsonWriter::new(sink, json_options);
-            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            writing.final_newline = true;
+            let mut writer = JsonWriter::new(sink, writing);
+            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
             output::commit(writer.into_inner(), &watch)
         }
         Format::Ndjson => {
-            let mut writer = NdjsonWriter::with_options(sink, json_options);
-            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            let mut writer = NdjsonWriter::with_options(sink, writing);
+            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
             output::commit(writer.into_inner(), &watch)
         }
         Format::Msgpack => {
             let mut writer = MsgPackWriter::new(sink);
-            pump(input, from, dialect, shape, &mut writer).map_err(|f| watch.blame(f))?;
+            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
             output::commit(writer.into_inner(), &watch)
         }
     }
 }
 
-/// Refuses an option that has no effect on the output format, rather than ignoring it.
-fn check_output_options(args: &Args, to: Format) -> Result<(), Failure> {
+/// Refuses an option that has no effect on the input or output format, rather than ignoring
+/// it.
+fn check_options(args: &Args, from: Format, to: Format) -> Result<(), Failure> {
+    if args.unique_keys && from == Format::Msgpack {
+        return Err(Failure::Usage(
+            "--unique-keys applies to JSON and NDJSON input only: MessagePack maps are read as \
+             they are"
+                .into(),
+        ));
+    }
     if args.pretty && to != Format::Json {
         return Err(Failure::Usage(
             "--pretty applies to JSON output (--to json) only: NDJSON is one record per line, \

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use sluice_core::DumpWriter;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
 use crate::format::Format;
 use crate::input::Input;
 use crate::output::Output;
@@ -30,5 +30,6 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let watch = sink.watch();
     // The writer's `finish` (in `pump`) flushes the output.
     let mut writer = DumpWriter::new(sink);
-    pump(input, format, dialect, Shape::Same, &mut writer).map_err(|f| watch.blame(f))
+    let options = json_options(format, dialect, false);
+    pump(input, format, options, Shape::Same, &mut writer).map_err(|f| watch.blame(f))
 }

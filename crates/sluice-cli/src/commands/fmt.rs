@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use sluice_json::{JsonWriter, WriterOptions};
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
 use crate::format::Format;
 use crate::input::Input;
 use crate::output::{self, Output};
@@ -27,6 +27,10 @@ pub(crate) struct Args {
     output: Option<PathBuf>,
     #[command(flatten)]
     dialect: DialectFlags,
+    /// Refuse an object that holds a key twice (json/DuplicateKey), rather than copy every
+    /// occurrence.
+    #[arg(long)]
+    unique_keys: bool,
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
@@ -44,6 +48,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let sink = Output::open(args.output.as_deref())?;
     let watch = sink.watch();
     let mut writer = JsonWriter::new(sink, options);
-    pump(input, Format::Json, dialect, Shape::Same, &mut writer).map_err(|f| watch.blame(f))?;
+    let reading = json_options(Format::Json, dialect, args.unique_keys);
+    pump(input, Format::Json, reading, Shape::Same, &mut writer).map_err(|f| watch.blame(f))?;
     output::commit(writer.into_inner(), &watch)
 }

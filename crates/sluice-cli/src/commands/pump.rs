@@ -60,8 +60,9 @@ impl DialectFlags {
     }
 }
 
-/// The reader options of a JSON format and dialect.
-pub(crate) fn json_options(format: Format, dialect: Dialect) -> JsonOptions {
+/// The reader options of a JSON format and dialect; with `unique_keys` (`--unique-keys`), an
+/// object that holds a key twice is json/DuplicateKey.
+pub(crate) fn json_options(format: Format, dialect: Dialect, unique_keys: bool) -> JsonOptions {
     let mut options = match dialect {
         Dialect::Strict => JsonOptions::strict(),
         Dialect::Relaxed => JsonOptions::relaxed(),
@@ -71,10 +72,14 @@ pub(crate) fn json_options(format: Format, dialect: Dialect) -> JsonOptions {
         let ndjson = JsonOptions::ndjson();
         options.multiple_values = ndjson.multiple_values;
     }
-    // RFC 8259 only says names SHOULD be unique, and JSON5 lets the last one win: a
-    // document with a key twice is valid, and every occurrence is copied as it is. This
-    // also keeps memory bounded when a huge object streams.
-    options.duplicate_keys = DuplicateKeys::LastWins;
+    // RFC 8259 only says names SHOULD be unique, and JSON5 lets the last one win: unless
+    // asked otherwise, a document with a key twice is valid, and every occurrence is copied
+    // as it is. This also keeps memory bounded when a huge object streams.
+    options.duplicate_keys = if unique_keys {
+        DuplicateKeys::Error
+    } else {
+        DuplicateKeys::LastWins
+    };
     options
 }
 
@@ -178,18 +183,8 @@ pub(crate) enum Shape {
 /// Pipes the whole input into `writer`, shaped by `shape`, finishes the writer and checks
 /// that nothing trails; errors become diagnostics with the source snippet, streamed or not
 /// (but for MessagePack, which has no lines: a streamed one gives the byte offset).
+/// `options` are those of the JSON reader (see [`json_options`]; ignored for MessagePack).
 pub(crate) fn pump<W: Writer>(
-    input: Input,
-    format: Format,
-    dialect: Dialect,
-    shape: Shape,
-    writer: &mut W,
-) -> Result<(), Failure> {
-    pump_with(input, format, json_options(format, dialect), shape, writer)
-}
-
-/// [`pump`] with JSON reader options of the caller's own (ignored for MessagePack).
-pub(crate) fn pump_with<W: Writer>(
     input: Input,
     format: Format,
     options: JsonOptions,
