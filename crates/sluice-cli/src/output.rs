@@ -20,6 +20,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use sluice_core::Writer;
+use sluice_json::{JsonWriter, NdjsonWriter};
+use sluice_msgpack::MsgPackWriter;
+
 use crate::Failure;
 
 /// Bytes buffered before a write to the sink.
@@ -253,13 +257,34 @@ impl Output {
     }
 }
 
-/// Commits the output a writer hands back from `into_inner`, or reports why the writer
-/// could not finish; `watch` is the output's.
-pub(crate) fn commit(
-    written: sluice_core::Result<Output>,
-    watch: &WriteWatch,
-) -> Result<(), Failure> {
-    match written {
+/// A format writer over an [`Output`], which it hands back to be committed once everything
+/// is written.
+pub(crate) trait OutputWriter: Writer {
+    /// The output written to.
+    fn output(&self) -> &Output;
+    /// The writer's `into_inner`: the output, or why the writer could not finish.
+    fn into_output(self) -> sluice_core::Result<Output>;
+}
+
+macro_rules! output_writers {
+    ($($writer:ident),*) => {$(
+        impl OutputWriter for $writer<Output> {
+            fn output(&self) -> &Output {
+                self.get_ref()
+            }
+            fn into_output(self) -> sluice_core::Result<Output> {
+                self.into_inner()
+            }
+        }
+    )*};
+}
+
+output_writers!(JsonWriter, NdjsonWriter, MsgPackWriter);
+
+/// Commits the output `writer` hands back, or reports why the writer could not finish;
+/// `watch` is the output's.
+pub(crate) fn commit(writer: impl OutputWriter, watch: &WriteWatch) -> Result<(), Failure> {
+    match writer.into_output() {
         Ok(output) => output.commit(),
         Err(err) => Err(watch.blame(crate::input::invalid(err, &watch.name, None))),
     }

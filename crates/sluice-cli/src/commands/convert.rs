@@ -16,10 +16,10 @@ use sluice_json::{BlobMode, ExtMode, JsonWriter, NdjsonWriter, WriterOptions};
 use sluice_msgpack::MsgPackWriter;
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump_and_commit};
 use crate::format::Format;
 use crate::input::Input;
-use crate::output::{self, Output};
+use crate::output::Output;
 
 const AFTER_HELP: &str = "\
 NDJSON to JSON writes one JSON text: an array of the records (`[]` when there are none).
@@ -107,26 +107,19 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         (Format::Msgpack, Format::Json) => Shape::One,
         _ => Shape::Same,
     };
-    let watch = sink.watch();
     match to {
         Format::Json => {
             // One JSON text: NDJSON records are one array, and a MessagePack stream must
             // hold exactly one value (`Shape::One`).
             writing.final_newline = true;
-            let mut writer = JsonWriter::new(sink, writing);
-            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
-            output::commit(writer.into_inner(), &watch)
+            let writer = JsonWriter::new(sink, writing);
+            pump_and_commit(input, from, reading, shape, writer)
         }
         Format::Ndjson => {
-            let mut writer = NdjsonWriter::with_options(sink, writing);
-            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
-            output::commit(writer.into_inner(), &watch)
+            let writer = NdjsonWriter::with_options(sink, writing);
+            pump_and_commit(input, from, reading, shape, writer)
         }
-        Format::Msgpack => {
-            let mut writer = MsgPackWriter::new(sink);
-            pump(input, from, reading, shape, &mut writer).map_err(|f| watch.blame(f))?;
-            output::commit(writer.into_inner(), &watch)
-        }
+        Format::Msgpack => pump_and_commit(input, from, reading, shape, MsgPackWriter::new(sink)),
     }
 }
 

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use sluice_json::{JsonWriter, WriterOptions};
 
 use crate::Failure;
-use crate::commands::pump::{DialectFlags, Shape, json_options, pump};
+use crate::commands::pump::{DialectFlags, Shape, json_options, pump_and_commit};
 use crate::format::Format;
 use crate::input::Input;
-use crate::output::{self, Output};
+use crate::output::Output;
 
 /// Arguments of `sluice fmt`.
 #[derive(Debug, clap::Args)]
@@ -45,10 +45,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     // One JSON text in, one out: the reader takes a single root value in every dialect, so a
     // second one (`[1] [2]`, or NDJSON records) is json/TrailingToken, an invalid input. The
     // writer keeps its default of exactly one root value to match.
-    let sink = Output::open(args.output.as_deref())?;
-    let watch = sink.watch();
-    let mut writer = JsonWriter::new(sink, options);
+    let writer = JsonWriter::new(Output::open(args.output.as_deref())?, options);
     let reading = json_options(Format::Json, dialect, args.unique_keys);
-    pump(input, Format::Json, reading, Shape::Same, &mut writer).map_err(|f| watch.blame(f))?;
-    output::commit(writer.into_inner(), &watch)
+    pump_and_commit(input, Format::Json, reading, Shape::Same, writer)
 }

@@ -26,6 +26,7 @@ use sluice_msgpack::{
 use crate::Failure;
 use crate::format::{Dialect, Format};
 use crate::input::{Input, invalid};
+use crate::output::{self, OutputWriter};
 use crate::recent::{JSON_CAP, Recent, Releaser, Tee};
 
 /// The JSON dialect flags shared by the commands that read JSON: at most one of them.
@@ -208,6 +209,21 @@ pub(crate) fn pump<W: Writer>(
         }
         reader.finish()
     })
+}
+
+/// [`pump`]s the input into `writer`, then commits the output the writer hands back (a file
+/// replaces the old one). A failed write is reported as the output's, not the input's (see
+/// [`WriteWatch`](crate::output::WriteWatch)), and a failure leaves the output uncommitted.
+pub(crate) fn pump_and_commit<W: OutputWriter>(
+    input: Input,
+    format: Format,
+    options: JsonOptions,
+    shape: Shape,
+    mut writer: W,
+) -> Result<(), Failure> {
+    let watch = writer.output().watch();
+    pump(input, format, options, shape, &mut writer).map_err(|f| watch.blame(f))?;
+    output::commit(writer, &watch)
 }
 
 /// Copies the only root value of a MessagePack stream and finishes the writer: an empty
