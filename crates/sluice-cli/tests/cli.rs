@@ -337,6 +337,32 @@ fn convert_needs_to_know_the_formats() {
 }
 
 #[test]
+fn ndjson_given_to_a_command_that_reads_one_json_text_names_the_commands_that_read_records() {
+    let records = b"{\"a\": 1}\n{\"a\": 2}\n";
+    for args in [
+        &["fmt", "-"][..],
+        &["check", "-"],
+        &["convert", "--from", "json", "--to", "json", "-"],
+    ] {
+        let out = sluice_with_stdin(args, records);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+        assert_eq!(
+            location(&stderr),
+            Some(("<stdin>".to_owned(), 2, 1)),
+            "{stderr}"
+        );
+        assert!(stderr.contains("--from ndjson"), "{stderr}");
+    }
+    // A second value inside an NDJSON record is no JSON text given NDJSON: no such note.
+    let out = sluice_with_stdin(&["check", "--ndjson", "-"], b"1 2\n");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+    assert!(!stderr.contains("--from ndjson"), "{stderr}");
+}
+
+#[test]
 fn msgpack_binary_in_json_is_an_error_unless_asked_for() {
     // {"b": bin8 [1, 2, 3]}
     let packed = temp_file("bin", "b.msgpack", &[0x81, 0xa1, b'b', 0xc4, 3, 1, 2, 3]);

@@ -196,19 +196,43 @@ pub(crate) fn pump<W: Writer>(
         return pump_ndjson(input, options, shape, writer);
     }
     with_reader(input, format, options, |reader| {
-        match shape {
-            // The tight loop over every token.
-            Shape::Same => pipe(reader, writer)?,
-            Shape::One => copy_one(reader, writer)?,
-            Shape::IntoArray | Shape::SplitArray => write_shaped(writer, shape, |writer| {
-                while reader.peek()? != Entry::Ended {
-                    copy_root(reader, writer, shape)?;
-                }
-                Ok(())
-            })?,
-        }
-        reader.finish()
+        copy_shaped(reader, writer, shape).map_err(with_one_value_hint)
     })
+}
+
+/// Copies every root value of `reader` into `writer`, shaped by `shape`, and checks that
+/// nothing trails.
+fn copy_shaped<W: Writer>(
+    reader: &mut AnyReader<'_>,
+    writer: &mut W,
+    shape: Shape,
+) -> SluiceResult<()> {
+    match shape {
+        // The tight loop over every token.
+        Shape::Same => pipe(reader, writer)?,
+        Shape::One => copy_one(reader, writer)?,
+        Shape::IntoArray | Shape::SplitArray => write_shaped(writer, shape, |writer| {
+            while reader.peek()? != Entry::Ended {
+                copy_root(reader, writer, shape)?;
+            }
+            Ok(())
+        })?,
+    }
+    reader.finish()
+}
+
+/// A second root value in JSON input (the only json/TrailingToken outside NDJSON records) is
+/// often NDJSON given to a command that reads one JSON text (`sluice fmt records.ndjson`): a
+/// note names the commands that read records.
+fn with_one_value_hint(err: Error) -> Error {
+    if err.code() == sluice_json::codes::TRAILING_TOKEN {
+        err.with_note(
+            "a JSON text holds one value; NDJSON records (one value per line) are read by \
+             `sluice check --ndjson` and `sluice convert --from ndjson`",
+        )
+    } else {
+        err
+    }
 }
 
 /// [`pump`]s the input into `writer`, then commits the output the writer hands back (a file
