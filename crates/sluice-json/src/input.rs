@@ -109,8 +109,10 @@ pub const IO_WINDOW: usize = 64 * 1024;
 
 /// Input from any [`io::Read`], through a window of [`IO_WINDOW`] bytes.
 ///
-/// Memory stays bounded by the window plus the largest single token (a string longer than
-/// the window makes it grow to hold that string), whatever the size of the stream.
+/// Memory stays bounded whatever the size of the stream: the window keeps its size while
+/// every token fits in it, and a longer token (a string, a number, a key) makes it double
+/// until the token fits, so it never exceeds the larger of its first size and twice the
+/// longest token. Whitespace and comments, however long, never make it grow.
 /// [`JsonReader::from_read`](crate::JsonReader::from_read) builds one; name the type to
 /// store such a reader.
 ///

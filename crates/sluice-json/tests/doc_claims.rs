@@ -68,6 +68,37 @@ fn the_io_window_is_64_kib_and_grows_only_for_a_single_larger_token() {
 }
 
 #[test]
+fn the_window_stays_within_twice_the_longest_token_and_ignores_long_whitespace() {
+    let capacity = |doc: &str, options: JsonOptions| {
+        let mut reader = JsonReader::from_read(doc.as_bytes()).with_options(options);
+        Token::read_all(&mut reader).unwrap();
+        reader.finish().unwrap();
+        reader.into_input().capacity()
+    };
+    // A 300 KB string doubles the window to 512 KiB: more than window plus token, less
+    // than twice the token.
+    let token = 300_000;
+    let grown = capacity(&format!("[\"{}\"]", "x".repeat(token)), strict());
+    assert_eq!(grown, 8 * IO_WINDOW);
+    assert!(grown > IO_WINDOW + token && grown < 2 * token);
+    // A key and its value, each as long: the key is not held while the value is read.
+    let long = "x".repeat(token);
+    let member = format!("{{\"{long}\": \"{long}\"}}");
+    assert_eq!(capacity(&member, strict()), 8 * IO_WINDOW);
+    // The same for a number.
+    let number = format!("[1{}]", "0".repeat(token));
+    assert_eq!(capacity(&number, strict()), 8 * IO_WINDOW);
+    // A megabyte of whitespace or of comment is stepped over through the window.
+    let mb = 1 << 20;
+    assert_eq!(
+        capacity(&format!("[{}1]", " ".repeat(mb)), strict()),
+        IO_WINDOW
+    );
+    let comment = format!("[/*{}*/1 // {}\n]", "x".repeat(mb), "y".repeat(mb));
+    assert_eq!(capacity(&comment, JsonOptions::relaxed()), IO_WINDOW);
+}
+
+#[test]
 fn a_stream_is_not_read_before_the_first_token_is_asked_for() {
     /// Counts the calls to `read`.
     struct Counted<'a> {
