@@ -87,12 +87,29 @@ pub struct JsonOptions {
     /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
     pub scalar_root: bool,
     /// JSON5 identifier keys (`{name: 1}`), as ECMAScript's `IdentifierName`: a first
-    /// character that is `$`, `_` or a Unicode `XID_Start` character (letters, not digits),
-    /// then `$`, `_`, `XID_Continue` characters (digits, combining marks, ...), U+200C and
-    /// U+200D. `\uXXXX` escapes of such characters are decoded (`{\u0061: 1}` is the key
-    /// `a`).
+    /// character that is `$`, `_` or a letter (Unicode `XID_Start`, plus the 22 letters it
+    /// leaves out, such as U+0E33; not a digit), then those, `XID_Continue` characters
+    /// (digits, combining marks, ...), U+200C and U+200D. `\uXXXX` escapes of such
+    /// characters are decoded (`{\u0061: 1}` is the key `a`).
     pub unquoted_keys: bool,
-    /// JSON5 single-quoted strings and keys (`'it''s'` is not an escape; use `'it\'s'`).
+    /// JSON5 single-quoted strings and keys. A `'` inside one is written `\u0027`, or
+    /// `\'` with [`json5_escapes`](Self::json5_escapes) (`'it''s'` is no escape:
+    /// the string ends at the second `'`).
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{codes, JsonOptions, JsonReader};
+    /// fn read(text: &str, options: &JsonOptions) -> sluice_core::Result<String> {
+    ///     let mut reader = JsonReader::from_str(text).with_options(options.clone());
+    ///     reader.read_str().map(str::to_owned)
+    /// }
+    /// let quotes = JsonOptions { single_quotes: true, ..JsonOptions::strict() };
+    /// assert_eq!(read(r#"'say "hi"'"#, &quotes)?, r#"say "hi""#);
+    /// assert_eq!(read(r"'it\u0027s'", &quotes)?, "it's");
+    /// assert_eq!(read(r"'it\'s'", &quotes).unwrap_err().code(), codes::INVALID_ESCAPE);
+    /// assert_eq!(read(r"'it\'s'", &JsonOptions::json5())?, "it's");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     pub single_quotes: bool,
     /// JSON5 numbers: hexadecimal integers (`0x1F`), a leading `+`, a leading or trailing
     /// decimal point (`.5`, `5.`), `Infinity`, `-Infinity` and `NaN`. The reader hands them
@@ -124,6 +141,18 @@ impl JsonOptions {
     /// One choice goes beyond the RFC: duplicate keys are an error by default
     /// ([`DuplicateKeys::Error`]). RFC 8259 only says names SHOULD be unique; set
     /// [`DuplicateKeys::LastWins`] to accept every document the RFC accepts.
+    ///
+    /// ```
+    /// use sluice_core::Token;
+    /// use sluice_json::{codes, JsonOptions, JsonReader};
+    /// let read = |text| {
+    ///     Token::read_all(&mut JsonReader::from_str(text).with_options(JsonOptions::strict()))
+    /// };
+    /// assert_eq!(read("\"a scalar root\"")?.len(), 1);
+    /// assert_eq!(read("[1, 2,]").unwrap_err().code(), codes::UNEXPECTED_TOKEN);
+    /// assert_eq!(read("[1] // note").unwrap_err().code(), codes::TRAILING_TOKEN);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub const fn strict() -> JsonOptions {
         JsonOptions {
@@ -142,6 +171,19 @@ impl JsonOptions {
     }
 
     /// What people write in config files: comments and trailing commas, any root value.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{JsonOptions, JsonReader};
+    /// let text = "{\n  // seconds\n  \"timeout\": 30, /* was 10 */\n}";
+    /// let mut reader = JsonReader::from_str(text).with_options(JsonOptions::relaxed());
+    /// reader.read_map_root()?;
+    /// assert_eq!(reader.read_name()?, "timeout");
+    /// assert_eq!(reader.read_u32()?, 30);
+    /// reader.read_map_end()?;
+    /// reader.finish()?;
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub const fn relaxed() -> JsonOptions {
         JsonOptions {
@@ -156,6 +198,20 @@ impl JsonOptions {
     /// records; a plain [`JsonReader`](crate::JsonReader) with this preset accepts any
     /// whitespace between values, or none where they do not run together (see
     /// [`JsonOptions::multiple_values`]).
+    ///
+    /// ```
+    /// use sluice_core::{Entry, Reader};
+    /// use sluice_json::{JsonOptions, JsonReader};
+    /// let text = "1\n[2] {\"a\":3}";
+    /// let mut reader = JsonReader::from_str(text).with_options(JsonOptions::ndjson());
+    /// let mut roots = 0;
+    /// while reader.peek()? != Entry::Ended {
+    ///     reader.skip()?;
+    ///     roots += 1;
+    /// }
+    /// assert_eq!(roots, 3);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub const fn ndjson() -> JsonOptions {
         JsonOptions {
@@ -165,6 +221,21 @@ impl JsonOptions {
     }
 
     /// JSON5: every JSON5 switch, comments and trailing commas.
+    ///
+    /// ```
+    /// use sluice_core::{pipe, Writer};
+    /// use sluice_json::{JsonOptions, JsonReader, JsonWriter, NonFinite, WriterOptions};
+    /// let text = "{unquoted: 'single', hex: 0xFF, half: .5, inf: -Infinity, list: [1, 2,],}";
+    /// let mut reader = JsonReader::from_str(text).with_options(JsonOptions::json5());
+    /// let options = WriterOptions { non_finite: NonFinite::Json5, ..WriterOptions::condensed() };
+    /// let mut writer = JsonWriter::new(Vec::new(), options);
+    /// pipe(&mut reader, &mut writer)?;
+    /// assert_eq!(
+    ///     writer.into_string()?,
+    ///     r#"{"unquoted":"single","hex":255,"half":0.5,"inf":-Infinity,"list":[1,2]}"#
+    /// );
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub const fn json5() -> JsonOptions {
         JsonOptions {
