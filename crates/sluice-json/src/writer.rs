@@ -118,14 +118,17 @@ pub struct WriterOptions {
     /// The line break: in pretty output; between root values with `multiple_values`
     /// (condensed output too); at the end with `final_newline`.
     pub newline: String,
-    /// A space after `:` (pretty and inline parts).
+    /// A space after `:` in pretty output, its one-line parts included; condensed output
+    /// has no spaces, whatever this says.
     pub space_after_colon: bool,
     /// A container that is an object member value starts on a line of its own (pretty
-    /// only): `"a":\n  [` instead of `"a": [`.
+    /// only, not inside a one-line part): `"a":\n  [` instead of `"a": [`.
     pub nested_on_new_line: bool,
     /// End the output with `newline` after the last root value.
     pub final_newline: bool,
-    /// Several root values, one per line (concatenated JSON, NDJSON).
+    /// Several root values (concatenated JSON, NDJSON), separated by `newline`: one per
+    /// line in condensed output. Off, a second root value is
+    /// [`INVALID_STRUCTURE`](sluice_core::codes::INVALID_STRUCTURE).
     pub multiple_values: bool,
     /// Escape every non-ASCII character as `\uXXXX` (with surrogate pairs), for ASCII-only
     /// output.
@@ -140,6 +143,15 @@ pub struct WriterOptions {
 
 impl WriterOptions {
     /// No whitespace at all: `{"a":[1,2]}`.
+    ///
+    /// ```
+    /// use sluice_core::pipe;
+    /// use sluice_json::{JsonReader, JsonWriter, WriterOptions};
+    /// let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    /// pipe(&mut JsonReader::from_str("{ \"a\" : [ 1 , 2 ] }"), &mut writer)?;
+    /// assert_eq!(writer.into_string()?, r#"{"a":[1,2]}"#);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn condensed() -> WriterOptions {
         WriterOptions {
@@ -157,7 +169,17 @@ impl WriterOptions {
         }
     }
 
-    /// Two-space indentation, one item per line, `": "` after keys.
+    /// Two-space indentation, one item per line, `": "` after keys; an empty container
+    /// stays `[]` or `{}`.
+    ///
+    /// ```
+    /// use sluice_core::pipe;
+    /// use sluice_json::{JsonReader, JsonWriter, WriterOptions};
+    /// let mut writer = JsonWriter::new(Vec::new(), WriterOptions::pretty());
+    /// pipe(&mut JsonReader::from_str(r#"{"a":[1,2],"b":{}}"#), &mut writer)?;
+    /// assert_eq!(writer.into_string()?, "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn pretty() -> WriterOptions {
         WriterOptions {
@@ -425,7 +447,23 @@ fn misuse(message: impl Into<String>) -> Error {
 }
 
 impl<W: io::Write> JsonWriter<W> {
-    /// A writer into `sink`.
+    /// A writer into `sink`. The options are checked at the first write (see
+    /// [`WriterOptions::check`]).
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::{JsonWriter, WriterOptions};
+    /// let options = WriterOptions { final_newline: true, ..WriterOptions::condensed() };
+    /// let mut file = Vec::new(); // a `File`, a socket, stdout ...
+    /// let mut writer = JsonWriter::new(&mut file, options);
+    /// writer.write_array_root(None)?;
+    /// writer.write_str("a")?;
+    /// writer.write_array_end()?;
+    /// writer.finish()?;
+    /// drop(writer);
+    /// assert_eq!(file, b"[\"a\"]\n");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     pub fn new(sink: W, options: WriterOptions) -> JsonWriter<W> {
         let mut pad = Vec::new();
         if options.pretty {
@@ -486,6 +524,20 @@ impl<W: io::Write> JsonWriter<W> {
     }
 
     /// How many root values were completed.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::{JsonWriter, WriterOptions};
+    /// let options = WriterOptions { multiple_values: true, ..WriterOptions::condensed() };
+    /// let mut writer = JsonWriter::new(Vec::new(), options);
+    /// writer.write_u64(1)?;
+    /// writer.write_array_root(None)?;
+    /// assert_eq!(writer.values_written(), 1); // the array is still open
+    /// writer.write_array_end()?;
+    /// assert_eq!(writer.values_written(), 2);
+    /// assert_eq!(writer.into_string()?, "1\n[]");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn values_written(&self) -> usize {
         self.roots
@@ -537,6 +589,18 @@ impl<W: io::Write> JsonWriter<W> {
     }
 
     /// Writes the buffered output to the sink (without checking the structure).
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::JsonWriter;
+    /// let mut writer = JsonWriter::condensed(Vec::new());
+    /// writer.write_array_root(None)?;
+    /// writer.write_u64(1)?;
+    /// assert!(writer.get_ref().is_empty()); // still buffered
+    /// writer.flush()?;
+    /// assert_eq!(writer.get_ref(), b"[1");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     ///
     /// # Errors
     /// An I/O error from the sink. What the sink had not accepted stays buffered, and the
@@ -1020,6 +1084,23 @@ impl JsonWriter<Vec<u8>> {
     }
 
     /// Finishes and returns the output as a string.
+    ///
+    /// ```
+    /// use sluice_core::{codes, Writer};
+    /// use sluice_json::JsonWriter;
+    /// let mut writer = JsonWriter::pretty(Vec::new());
+    /// writer.write_map_root(None)?;
+    /// writer.write_name("a")?;
+    /// writer.write_bool(true)?;
+    /// writer.write_map_end()?;
+    /// assert_eq!(writer.into_string()?, "{\n  \"a\": true\n}");
+    ///
+    /// // An unfinished document is refused.
+    /// let mut writer = JsonWriter::condensed(Vec::new());
+    /// writer.write_array_root(None)?;
+    /// assert_eq!(writer.into_string().unwrap_err().code(), codes::INVALID_STRUCTURE);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     ///
     /// # Errors
     /// As [`Writer::finish`]; and, for a writer made with [`JsonWriter::new`] over a vector
