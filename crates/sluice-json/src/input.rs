@@ -48,6 +48,24 @@ pub trait Input: sealed::Sealed {
 }
 
 /// Input from a byte slice or string: the whole document is the window; zero copy.
+/// [`JsonReader::from_slice`](crate::JsonReader::from_slice) and
+/// [`JsonReader::from_str`](crate::JsonReader::from_str) build one; name the type to store
+/// such a reader.
+///
+/// ```
+/// use sluice_core::Reader;
+/// use sluice_json::{JsonOptions, JsonReader, SliceInput};
+///
+/// struct Document<'a> {
+///     reader: JsonReader<SliceInput<'a>>,
+/// }
+/// let text = String::from("[1, 2,]");
+/// let input = SliceInput::from_text(&text);
+/// let mut document = Document { reader: JsonReader::new(input, JsonOptions::relaxed()) };
+/// document.reader.read_array_root()?;
+/// assert_eq!(document.reader.read_u8()?, 1);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SliceInput<'a> {
     bytes: &'a [u8],

@@ -6,7 +6,9 @@
 //!   relaxation a switch of its own in [`JsonOptions`].
 //! - [`JsonWriter`] implements [`sluice_core::Writer`]: condensed or pretty, with scoped
 //!   one-line output inside pretty documents, shortest round-trip floats and exact integers.
-//! - [`NdjsonReader`] and [`NdjsonWriter`]: one record per line, read one by one.
+//! - [`NdjsonReader`] and [`NdjsonWriter`]: one record per line, read one by one;
+//!   [`parallel`] reads the records of a large input on every core.
+//! - [`codes`]: the stable error codes of this crate, to match errors on.
 //!
 //! ```
 //! use sluice_core::pipe;

@@ -29,6 +29,33 @@ use sluice_core::{Entry, Error, Reader, Result, SourceText};
 use crate::{JsonOptions, JsonReader, SliceInput};
 
 /// How [`ingest_blocks`] and [`ingest_records`] run.
+///
+/// With `skip_errors`, bad records are collected in the summary with their place, and the
+/// run goes on:
+///
+/// ```
+/// use sluice_core::Reader;
+/// use sluice_json::{codes, JsonOptions};
+/// use sluice_json::parallel::{ParallelOptions, ingest_records};
+/// let input = "1\n2\n03\n// 5\n6\n";
+/// let options = ParallelOptions {
+///     skip_errors: true,
+///     json: JsonOptions::relaxed(),
+///     source_name: "numbers.ndjson".to_owned(),
+///     ..ParallelOptions::default()
+/// };
+/// let mut sum = 0;
+/// let summary = ingest_records(input.as_bytes(), &options, |r| r.read_u32(), |n| {
+///     sum += n;
+///     Ok(())
+/// })?;
+/// assert_eq!((sum, summary.records, summary.bytes), (9, 3, input.len() as u64));
+/// let bad = &summary.errors[0];
+/// assert_eq!((bad.record.line, bad.record.offset), (3, 4));
+/// assert_eq!(bad.error.code(), codes::INVALID_NUMBER);
+/// assert!(bad.error.render().contains("numbers.ndjson:3:1"));
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ParallelOptions {
     /// Worker threads; 0 means one per available core.
