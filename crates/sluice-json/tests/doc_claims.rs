@@ -671,6 +671,46 @@ fn escape_non_ascii_escapes_keys_too() {
     assert_eq!(write(&tokens, ascii).unwrap(), r#"{"cl\u00e9":true}"#);
 }
 
+#[test]
+fn the_writer_errors_of_the_table_have_their_codes() {
+    let mut writer = JsonWriter::condensed(Vec::new());
+    assert_eq!(
+        writer.write_f64(f64::NAN).unwrap_err().code(),
+        codes::NON_FINITE_NUMBER
+    );
+    for text in ["0x10", ".5", "1.", "+1", "Infinity", ""] {
+        let number = Number::Text(text, sluice_core::NumberHint::Float);
+        assert_eq!(
+            writer.write_number(number).unwrap_err().code(),
+            codes::INVALID_NUMBER_TEXT,
+            "{text:?}"
+        );
+    }
+    writer.write_array_root(None).unwrap();
+    assert_eq!(
+        writer.write_name("k").unwrap_err().code(),
+        core_codes::INVALID_STRUCTURE
+    );
+    assert_eq!(
+        writer.write_blob(b"x").unwrap_err().code(),
+        core_codes::UNSUPPORTED
+    );
+}
+
+#[test]
+fn keys_are_escaped_as_values_are() {
+    let tokens = [
+        Token::MapRoot(None),
+        Token::Name("a\"\n\u{1}".into()),
+        Token::Null,
+        Token::MapEnd,
+    ];
+    assert_eq!(
+        write(&tokens, WriterOptions::condensed()).unwrap(),
+        r#"{"a\"\n\u0001":null}"#
+    );
+}
+
 // ----- Keeping a value on one line ----------------------------------------------------------
 
 #[test]
