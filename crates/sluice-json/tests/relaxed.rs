@@ -1,9 +1,12 @@
-//! Every relaxation, each on its own: comments (in every position, with CRLF), trailing
-//! commas, several root values, scalar roots, and the JSON5 items.
+//! Every relaxation, each on its own and combined: comments (in every position, with CRLF),
+//! trailing commas, several root values, scalar roots, the JSON5 items, the depth limit,
+//! duplicate keys; what each accepts, and the code and span of what it
+//! refuses, on or off. Every document is read from a slice and through `io::Read` in pieces
+//! of 1 to 7 bytes, with the same tokens or the same error.
 
 mod common;
 
-use common::{outcome, read_slice, read_trickle};
+use common::{outcome, read_slice, read_trickle, read_windowed};
 use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Span, Token, codes as core_codes};
 use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, codes};
 
@@ -11,15 +14,24 @@ fn strict() -> JsonOptions {
     JsonOptions::strict()
 }
 
-/// Reads `input` on the slice path and two `io::Read` paths; they must agree.
+/// Reads `input` on the slice path and on `io::Read` paths of 1, 2, 3, 5 and 7 bytes a
+/// read, through the default window and through one a byte larger than a read (which the
+/// reader moves and grows at every token); they must agree, tokens or error code and span.
 #[track_caller]
 fn read(input: &str, options: &JsonOptions) -> sluice_core::Result<Vec<Token>> {
     let slice = read_slice(input.as_bytes(), options);
-    for chunk in [1, 5] {
+    let expected = outcome(read_slice(input.as_bytes(), options));
+    for chunk in [1, 2, 3, 5, 7] {
         assert_eq!(
             outcome(read_trickle(input.as_bytes(), chunk, options)),
-            outcome(read_slice(input.as_bytes(), options)),
+            expected,
             "{input:?}, {chunk}-byte reads"
+        );
+        assert_eq!(
+            outcome(read_windowed(input.as_bytes(), chunk, chunk + 1, options)),
+            expected,
+            "{input:?}, {chunk}-byte reads into a {}-byte window",
+            chunk + 1
         );
     }
     slice
@@ -743,6 +755,998 @@ fn an_unclosed_comment_stays_an_error_however_often_the_reader_is_asked() {
                     "{text:?}"
                 );
                 assert_eq!(reader.finish().unwrap_err().code(), codes::UNCLOSED_COMMENT);
+            }
+        }
+    }
+}
+
+// ----- conformance of each switch, on its own and combined ------------------------------
+
+/// The tokens `input` reads as with `options` (the same on every input path).
+#[track_caller]
+fn tokens_of(input: &str, options: &JsonOptions) -> Vec<Token> {
+    read(input, options).unwrap_or_else(|err| panic!("{input:?}: {err}"))
+}
+
+/// Asserts the code and span of the error of each `(input, code, (start, end))`.
+#[track_caller]
+fn assert_errors(options: &JsonOptions, cases: &[(&str, sluice_core::ErrorCode, (usize, usize))]) {
+    for &(input, code, (start, end)) in cases {
+        assert_eq!(
+            error_of(input, options),
+            (code, Some(Span::new(start, end))),
+            "{input:?} with {options:?}"
+        );
+    }
+}
+
+fn comments_only() -> JsonOptions {
+    JsonOptions {
+        comments: true,
+        ..strict()
+    }
+}
+
+#[test]
+fn a_comment_may_stand_in_any_gap_between_tokens_and_at_either_end() {
+    let one = [Token::Number(OwnedNumber::Text(
+        "1".into(),
+        NumberHint::Integer,
+    ))];
+    let array = tokens_of("[1]", &strict());
+    let object = tokens_of(r#"{"a":1}"#, &strict());
+    let empty_array = tokens_of("[]", &strict());
+    let empty_object = tokens_of("{}", &strict());
+    let cases: [(&str, &[Token]); 32] = [
+        // Before and after the root, at the end of the input without a line break.
+        ("// c\n1", &one),
+        ("1 // c", &one),
+        ("1//c", &one),
+        ("1/**/", &one),
+        ("1 /* c */", &one),
+        ("/* c */ 1", &one),
+        ("/**/1", &one),
+        ("1 //", &one),
+        // A line comment ended by CRLF, by a lone CR, or with one right at the end.
+        ("// c\r\n1", &one),
+        ("// c\r1", &one),
+        ("1// c\r", &one),
+        ("[1 // c\r\n]", &array),
+        // Between every pair of tokens of an object.
+        (r#"{/**/"a"/**/:/**/1/**/}"#, &object),
+        ("{ // c\n\"a\" // c\n: // c\n1 // c\n}", &object),
+        // Inside empty containers.
+        ("[/* c */]", &empty_array),
+        ("[ // c\n]", &empty_array),
+        ("{/**/}", &empty_object),
+        ("{ // c\r\n}", &empty_object),
+        // Comments that look like other comments: the first `*/` ends a block comment.
+        ("/*/ [2] */ [1]", &array),
+        ("/* a * / b **/ [1]", &array),
+        ("/***/[1]", &array),
+        ("/****/[1]", &array),
+        ("/*/*/[1]", &array),
+        ("/* x *//* y */[1]", &array),
+        ("/* // */[1]", &array),
+        ("// /* \n[1]", &array),
+        ("///\n[1]", &array),
+        // Right after a number, a literal and a string, with no space.
+        ("[1//x\n]", &array),
+        ("[1/**/]", &array),
+        ("\u{feff}// after the byte order mark\n1", &one),
+        ("[1 /* a\r\nb\rc\n */]", &array),
+        ("/* \"]\" */[1]", &array),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(tokens_of(input, &comments_only()), expected, "{input:?}");
+        // With every other switch on as well.
+        let all = JsonOptions {
+            multiple_values: true,
+            ..JsonOptions::json5()
+        };
+        assert_eq!(tokens_of(input, &all), expected, "{input:?}");
+    }
+    let words = [
+        Token::ArrayRoot(None),
+        Token::Number(OwnedNumber::Text("1.5".into(), NumberHint::Float)),
+        Token::Number(OwnedNumber::Text("1e5".into(), NumberHint::Float)),
+        Token::Bool(true),
+        Token::Null,
+        Token::String("s".into()),
+        Token::ArrayEnd,
+    ];
+    assert_eq!(
+        tokens_of(
+            "[1.5//\n,1e5/**/,true/**/,null//\r\n,\"s\"/**/]",
+            &comments_only()
+        ),
+        words
+    );
+}
+
+#[test]
+fn what_only_looks_like_a_comment_is_refused_at_its_first_byte() {
+    assert_errors(
+        &comments_only(),
+        &[
+            // A lone `/` is no comment, wherever it stands.
+            ("/", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("/x", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("[/", codes::UNEXPECTED_TOKEN, (1, 2)),
+            ("[1/]", codes::EXPECT_COMMA, (2, 3)),
+            ("[1] /", codes::TRAILING_TOKEN, (4, 5)),
+            ("[1] /x", codes::TRAILING_TOKEN, (4, 5)),
+            ("{/", codes::EXPECT_KEY, (1, 2)),
+            ("{\"a\"/", codes::EXPECT_COLON, (4, 5)),
+            ("{\"a\":/", codes::UNEXPECTED_TOKEN, (5, 6)),
+            // `*/` outside a comment, and text after the first `*/`.
+            ("*/", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("[1 */]", codes::EXPECT_COMMA, (3, 4)),
+            ("[1, /* */ */ 2]", codes::UNEXPECTED_TOKEN, (10, 11)),
+            // A quote inside a comment does not hide its end.
+            ("/* \"*/\" */ [1]", codes::UNCLOSED_STRING, (6, 14)),
+            // A comment ends a token: it cannot stand inside a number or a word.
+            ("-/**/1", codes::INVALID_NUMBER, (0, 1)),
+            ("-//\n1", codes::INVALID_NUMBER, (0, 1)),
+            ("1e/**/", codes::INVALID_NUMBER, (0, 2)),
+            ("tr/**/ue", codes::UNEXPECTED_TOKEN, (0, 2)),
+            // Without several values, a value after a comment is a trailing token.
+            ("1/**/2", codes::TRAILING_TOKEN, (5, 6)),
+            ("1//x\n2", codes::TRAILING_TOKEN, (5, 6)),
+        ],
+    );
+}
+
+#[test]
+fn a_comment_cut_by_the_end_of_the_input_is_unclosed_or_leaves_the_value_unfinished() {
+    assert_errors(
+        &comments_only(),
+        &[
+            // A block comment: unclosed, from its `/*` to the end.
+            ("[1/*", codes::UNCLOSED_COMMENT, (2, 4)),
+            ("[1/**", codes::UNCLOSED_COMMENT, (2, 5)),
+            ("[1/*/", codes::UNCLOSED_COMMENT, (2, 5)),
+            ("[1] /* c *", codes::UNCLOSED_COMMENT, (4, 10)),
+            ("/*/ [1]", codes::UNCLOSED_COMMENT, (0, 7)),
+            ("{\"a\"/*", codes::UNCLOSED_COMMENT, (4, 6)),
+            // A line comment may end the input, but not the value around it.
+            ("[ // c ]", codes::UNEXPECTED_EOF, (8, 8)),
+            ("{\"a\"//", codes::UNEXPECTED_EOF, (6, 6)),
+            ("[1,//x", codes::UNEXPECTED_EOF, (6, 6)),
+            ("[1,/*x*/", codes::UNEXPECTED_EOF, (8, 8)),
+            // A document of comments alone holds no value.
+            ("//", codes::UNEXPECTED_EOF, (2, 2)),
+            ("// only", codes::UNEXPECTED_EOF, (7, 7)),
+            ("/**/", codes::UNEXPECTED_EOF, (4, 4)),
+        ],
+    );
+}
+
+#[test]
+fn without_the_comments_switch_every_comment_is_refused_at_its_slash() {
+    // Strict, and JSON5 with only the comments switch off.
+    let json5_without = JsonOptions {
+        comments: false,
+        ..JsonOptions::json5()
+    };
+    for options in [strict(), json5_without] {
+        assert_errors(
+            &options,
+            &[
+                ("/* c */ 1", codes::UNEXPECTED_TOKEN, (0, 1)),
+                ("// c\n1", codes::UNEXPECTED_TOKEN, (0, 1)),
+                ("1 // c", codes::TRAILING_TOKEN, (2, 3)),
+                ("[1 /* c */]", codes::EXPECT_COMMA, (3, 4)),
+                ("[/**/]", codes::UNEXPECTED_TOKEN, (1, 2)),
+                ("{/**/}", codes::EXPECT_KEY, (1, 2)),
+                ("{\"a\" /**/ :1}", codes::EXPECT_COLON, (5, 6)),
+                ("{\"a\":/**/1}", codes::UNEXPECTED_TOKEN, (5, 6)),
+            ],
+        );
+    }
+}
+
+#[test]
+fn comments_alone_may_separate_several_root_values() {
+    let options = JsonOptions {
+        comments: true,
+        multiple_values: true,
+        ..strict()
+    };
+    for input in [
+        "1/**/2",
+        "1//x\n2",
+        "1//x\r2",
+        "1 /* x */ 2",
+        "// a\n1 /* b */ 2 // c",
+    ] {
+        assert_eq!(tokens_of(input, &options).len(), 2, "{input:?}");
+    }
+    assert_eq!(tokens_of("/* a */", &options), []);
+    assert_eq!(tokens_of("// a", &options), []);
+    assert_errors(
+        &options,
+        &[
+            ("1 /*", codes::UNCLOSED_COMMENT, (2, 4)),
+            ("1/", codes::UNEXPECTED_TOKEN, (1, 2)),
+        ],
+    );
+}
+
+#[test]
+fn a_line_separator_ends_an_empty_line_comment_and_is_text_in_a_block_comment() {
+    let options = JsonOptions {
+        comments: true,
+        json5_whitespace: true,
+        ..strict()
+    };
+    assert_eq!(tokens_of("//\u{2028}1", &options).len(), 1);
+    assert_eq!(tokens_of("[1 /* \u{2028} */]", &options).len(), 3);
+}
+
+fn trailing_only() -> JsonOptions {
+    JsonOptions {
+        trailing_commas: true,
+        ..strict()
+    }
+}
+
+#[test]
+fn one_trailing_comma_is_allowed_and_nothing_else_around_it() {
+    for (input, plain) in [
+        ("[1 ,]", "[1]"),
+        ("[1\r\n,\r\n]", "[1]"),
+        ("[[1,],]", "[[1]]"),
+        ("{\"a\":[1,],}", "{\"a\":[1]}"),
+        ("{\"a\":1\r\n,\r\n}", "{\"a\":1}"),
+    ] {
+        assert_eq!(
+            tokens_of(input, &trailing_only()),
+            tokens_of(plain, &strict()),
+            "{input:?}"
+        );
+    }
+    assert_errors(
+        &trailing_only(),
+        &[
+            ("[,]", codes::UNEXPECTED_TOKEN, (1, 2)),
+            ("[1,,]", codes::UNEXPECTED_TOKEN, (3, 4)),
+            ("[1,2,,]", codes::UNEXPECTED_TOKEN, (5, 6)),
+            ("{,}", codes::EXPECT_KEY, (1, 2)),
+            ("{\"a\":1,,}", codes::EXPECT_KEY, (7, 8)),
+            ("{\"a\",}", codes::EXPECT_COLON, (4, 5)),
+            ("{\"a\":,}", codes::UNEXPECTED_TOKEN, (5, 6)),
+            (",", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("[1,]]", codes::TRAILING_TOKEN, (4, 5)),
+            ("[1,]2", codes::TRAILING_TOKEN, (4, 5)),
+            // A trailing comma does not close the container.
+            ("[1,", codes::UNEXPECTED_EOF, (3, 3)),
+            ("{\"a\":1,", codes::UNEXPECTED_EOF, (7, 7)),
+        ],
+    );
+    // Off: refused at the closing bracket or brace.
+    assert_errors(
+        &strict(),
+        &[
+            ("[1,]", codes::UNEXPECTED_TOKEN, (3, 4)),
+            ("{\"a\":1,}", codes::EXPECT_KEY, (7, 8)),
+        ],
+    );
+    let json5_without = JsonOptions {
+        trailing_commas: false,
+        ..JsonOptions::json5()
+    };
+    assert_errors(
+        &json5_without,
+        &[
+            ("{a:1,}", codes::EXPECT_KEY, (5, 6)),
+            ("[1, /* c */]", codes::UNEXPECTED_TOKEN, (11, 12)),
+        ],
+    );
+}
+
+#[test]
+fn a_comment_may_follow_a_trailing_comma_but_does_not_make_a_second_one_valid() {
+    let options = JsonOptions::relaxed();
+    for (input, len) in [
+        ("[1, // c\n]", 3),
+        ("[1, /* c */]", 3),
+        ("[1 // c\n, // d\n]", 3),
+        ("{\"a\":1, // c\n}", 4),
+        ("{\"a\":1 /* x */ , /* y */ }", 4),
+        ("{\"a\":1, // c\n\"b\":2, /* d */ }", 6),
+        ("[\r\n  1,\r\n  2, // two\r\n]\r\n", 4),
+    ] {
+        assert_eq!(tokens_of(input, &options).len(), len, "{input:?}");
+    }
+    assert_errors(
+        &options,
+        &[
+            ("[1,/**/,]", codes::UNEXPECTED_TOKEN, (7, 8)),
+            ("[1, /**/ ,]", codes::UNEXPECTED_TOKEN, (9, 10)),
+        ],
+    );
+}
+
+#[test]
+fn carriage_returns_are_whitespace_alone_and_before_line_feeds() {
+    for (input, options, len) in [
+        ("{\r\n\"a\"\r\n:\r\n1\r\n}", strict(), 4),
+        ("{\"a\"\r:\r1\r}", strict(), 4),
+        ("[1\r,\r2]", strict(), 4),
+        ("[\r]", strict(), 2),
+        ("\r1\r", strict(), 1),
+        ("[1]\r\n\r\n", strict(), 3),
+        ("\r\n1\r\n\r\n2\r\n", JsonOptions::ndjson(), 2),
+        ("1\r2", JsonOptions::ndjson(), 2),
+        ("[1]\r[2]", JsonOptions::ndjson(), 6),
+        (
+            "{\r\n  \"a\": 1, /* x\r\n y */\r\n}\r\n",
+            JsonOptions::relaxed(),
+            4,
+        ),
+        (
+            "{\r\n  a: 'x\\\r\ny', // c\r\n  b: 0x1F,\r\n}\r\n",
+            JsonOptions::json5(),
+            6,
+        ),
+    ] {
+        assert_eq!(tokens_of(input, &options).len(), len, "{input:?}");
+    }
+    // Inside a string a raw CR is a control character; only whitespace holds nothing.
+    assert_errors(
+        &strict(),
+        &[
+            ("\"a\rb\"", codes::CONTROL_CHARACTER, (2, 3)),
+            ("\r", codes::UNEXPECTED_EOF, (1, 1)),
+            ("\r\n", codes::UNEXPECTED_EOF, (2, 2)),
+        ],
+    );
+}
+
+fn json5_numbers_only() -> JsonOptions {
+    JsonOptions {
+        json5_numbers: true,
+        ..strict()
+    }
+}
+
+/// What each read makes of a number: `read_f64`, `read_i64`, `read_u64` (as text, or the
+/// error's code), the text or typed value `read_number` hands out, and what the condensed
+/// writer writes with non-finite numbers allowed as JSON5 literals.
+#[derive(Debug, PartialEq)]
+struct Reads {
+    f64: String,
+    i64: String,
+    u64: String,
+    number: String,
+    written: String,
+}
+
+fn number_reads<S: sluice_json::Input>(open: impl Fn() -> JsonReader<S>) -> Reads {
+    fn shown<T: std::fmt::Debug>(result: sluice_core::Result<T>) -> String {
+        match result {
+            Ok(value) => format!("{value:?}"),
+            Err(err) => err.code().to_string(),
+        }
+    }
+    let mut writer = sluice_json::JsonWriter::new(
+        Vec::new(),
+        sluice_json::WriterOptions {
+            non_finite: sluice_json::NonFinite::Json5,
+            ..sluice_json::WriterOptions::condensed()
+        },
+    );
+    let written = sluice_core::pipe(&mut open(), &mut writer)
+        .and_then(|()| writer.into_string())
+        .unwrap_or_else(|err| err.code().to_string());
+    Reads {
+        f64: shown(open().read_f64()),
+        i64: shown(open().read_i64()),
+        u64: shown(open().read_u64()),
+        number: shown(
+            open()
+                .read_number()
+                .map(sluice_core::Number::to_owned_number),
+        ),
+        written,
+    }
+}
+
+#[test]
+fn json5_numbers_read_the_same_through_every_read_and_are_written_back_as_json() {
+    // input | read_f64 | read_i64 | read_u64 | read_number | written ("range" and "integer"
+    // stand for core/NumberOutOfRange and core/NumberNotInteger)
+    const ROWS: &str = r#"
+        +.5                 | 0.5                    | integer | integer             | Text("0.5", Float)    | 0.5
+        -.5e3               | -500.0                 | -500    | range               | Text("-0.5e3", Float) | -0.5e3
+        5.e2                | 500.0                  | 500     | 500                 | Text("5.0e2", Float)  | 5.0e2
+        5.E+2               | 500.0                  | 500     | 500                 | Text("5.0E+2", Float) | 5.0E+2
+        -5.                 | -5.0                   | -5      | range               | Text("-5.0", Float)   | -5.0
+        +1e5                | 100000.0               | 100000  | 100000              | Text("1e5", Float)    | 1e5
+        -.0                 | -0.0                   | 0       | 0                   | Text("-0.0", Float)   | -0.0
+        +0x10               | 16.0                   | 16      | 16                  | U64(16)               | 16
+        -0x10               | -16.0                  | -16     | range               | I64(-16)              | -16
+        -0x0                | -0.0                   | 0       | 0                   | F64(-0.0)             | -0.0
+        0x8000000000000000  | 9.223372036854776e18   | range   | 9223372036854775808 | U64(9223372036854775808) | 9223372036854775808
+        -0x8000000000000001 | -9.223372036854776e18  | range   | range               | Text("-9223372036854775809", NegInteger) | -9223372036854775809
+        0x10000000000000000 | 1.8446744073709552e19  | range   | range               | Text("18446744073709551616", Integer) | 18446744073709551616
+        +Infinity           | inf                    | range   | range               | F64(inf)              | Infinity
+        -Infinity           | -inf                   | range   | range               | F64(-inf)             | -Infinity
+        -NaN                | NaN                    | range   | range               | F64(NaN)              | NaN
+    "#;
+    let code = |cell: &str| match cell {
+        "range" => core_codes::NUMBER_OUT_OF_RANGE.to_string(),
+        "integer" => core_codes::NUMBER_NOT_INTEGER.to_string(),
+        _ => cell.to_string(),
+    };
+    for row in ROWS.lines().filter(|line| !line.trim().is_empty()) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let [input, f64, i64, u64, number, written] = cells[..] else {
+            panic!("{row}");
+        };
+        let expected = Reads {
+            f64: f64.into(),
+            i64: code(i64),
+            u64: code(u64),
+            number: number.into(),
+            written: written.into(),
+        };
+        let slice = number_reads(|| JsonReader::from_str(input).with_options(json5_numbers_only()));
+        assert_eq!(slice, expected, "{input}");
+        for chunk in [1, 2, 3, 7] {
+            let io = number_reads(|| {
+                JsonReader::from_read(common::Trickle {
+                    bytes: input.as_bytes(),
+                    chunk,
+                })
+                .with_options(json5_numbers_only())
+            });
+            assert_eq!(io, expected, "{input}, {chunk}-byte reads");
+        }
+    }
+    // `+NaN` and `-NaN` are NaN, as `NaN` is; a strict writer refuses it, like infinities.
+    assert!(matches!(
+        tokens_of("+NaN", &json5_numbers_only())[..],
+        [Token::Number(OwnedNumber::F64(v))] if v.is_nan()
+    ));
+    let mut writer =
+        sluice_json::JsonWriter::new(Vec::new(), sluice_json::WriterOptions::condensed());
+    let err = sluice_core::pipe(
+        &mut JsonReader::from_str("[-Infinity]").with_options(json5_numbers_only()),
+        &mut writer,
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), codes::NON_FINITE_NUMBER);
+}
+
+#[test]
+fn a_malformed_json5_number_is_an_invalid_number_over_its_whole_word() {
+    assert_errors(
+        &json5_numbers_only(),
+        &[
+            ("0x", codes::INVALID_NUMBER, (0, 2)),
+            ("0X", codes::INVALID_NUMBER, (0, 2)),
+            ("0xG", codes::INVALID_NUMBER, (0, 3)),
+            ("[0x1g]", codes::INVALID_NUMBER, (1, 5)),
+            ("0x1.5", codes::INVALID_NUMBER, (0, 5)),
+            ("0x1F.", codes::INVALID_NUMBER, (0, 5)),
+            ("0x-1", codes::INVALID_NUMBER, (0, 4)),
+            ("00x1", codes::INVALID_NUMBER, (0, 4)),
+            ("0b1", codes::INVALID_NUMBER, (0, 3)),
+            ("01", codes::INVALID_NUMBER, (0, 2)),
+            ("-01", codes::INVALID_NUMBER, (0, 3)),
+            ("+01", codes::INVALID_NUMBER, (0, 3)),
+            (".e1", codes::INVALID_NUMBER, (0, 3)),
+            ("+.e1", codes::INVALID_NUMBER, (0, 4)),
+            (".5e", codes::INVALID_NUMBER, (0, 3)),
+            ("5.e", codes::INVALID_NUMBER, (0, 3)),
+            ("5.e+", codes::INVALID_NUMBER, (0, 4)),
+            ("5..", codes::INVALID_NUMBER, (0, 3)),
+            (".5.", codes::INVALID_NUMBER, (0, 3)),
+            ("[5.x]", codes::INVALID_NUMBER, (1, 4)),
+            ("++1", codes::INVALID_NUMBER, (0, 3)),
+            ("+-1", codes::INVALID_NUMBER, (0, 3)),
+            ("-+1", codes::INVALID_NUMBER, (0, 3)),
+            ("+.", codes::INVALID_NUMBER, (0, 2)),
+            ("Infinityx", codes::INVALID_NUMBER, (0, 9)),
+            ("[Infinity1]", codes::INVALID_NUMBER, (1, 10)),
+            ("[Infinity_]", codes::INVALID_NUMBER, (1, 10)),
+            ("[NaN$]", codes::INVALID_NUMBER, (1, 5)),
+            ("-Infinit", codes::INVALID_NUMBER, (0, 8)),
+            ("+inf", codes::INVALID_NUMBER, (0, 4)),
+            // A sign is part of the number: no space after it.
+            ("[- Infinity]", codes::INVALID_NUMBER, (1, 2)),
+            ("[ + 1]", codes::INVALID_NUMBER, (2, 3)),
+            // The words are case sensitive.
+            ("infinity", codes::UNEXPECTED_TOKEN, (0, 8)),
+            ("nan", codes::UNEXPECTED_TOKEN, (0, 3)),
+        ],
+    );
+    // Several values: a number does not end at a sign or a second point.
+    let several = JsonOptions {
+        multiple_values: true,
+        ..json5_numbers_only()
+    };
+    assert_errors(
+        &several,
+        &[
+            ("1+1", codes::INVALID_NUMBER, (0, 3)),
+            ("5..5", codes::INVALID_NUMBER, (0, 4)),
+            ("InfinityNaN", codes::INVALID_NUMBER, (0, 11)),
+        ],
+    );
+    assert_eq!(
+        tokens_of("5. .5 +1 Infinity NaN 0x1 -0x2", &several).len(),
+        7
+    );
+}
+
+#[test]
+fn without_the_json5_numbers_switch_each_spelling_is_refused_where_it_stands() {
+    let json5_without = JsonOptions {
+        json5_numbers: false,
+        ..JsonOptions::json5()
+    };
+    for options in [strict(), json5_without] {
+        assert_errors(
+            &options,
+            &[
+                ("+1", codes::UNEXPECTED_TOKEN, (0, 2)),
+                ("[.5]", codes::UNEXPECTED_TOKEN, (1, 3)),
+                ("[5.]", codes::INVALID_NUMBER, (1, 3)),
+                ("[5.e2]", codes::INVALID_NUMBER, (1, 5)),
+                ("[0x1]", codes::INVALID_NUMBER, (1, 4)),
+                ("[Infinity]", codes::UNEXPECTED_TOKEN, (1, 9)),
+                ("[+Infinity]", codes::UNEXPECTED_TOKEN, (1, 10)),
+                ("[-Infinity]", codes::INVALID_NUMBER, (1, 10)),
+                ("[NaN]", codes::UNEXPECTED_TOKEN, (1, 4)),
+                ("[-NaN]", codes::INVALID_NUMBER, (1, 5)),
+            ],
+        );
+    }
+}
+
+fn escapes_only() -> JsonOptions {
+    JsonOptions {
+        json5_escapes: true,
+        ..strict()
+    }
+}
+
+#[test]
+fn json5_escapes_decode_line_breaks_of_every_kind_and_the_other_escapes() {
+    for (input, text) in [
+        ("\"\\'\"", "'"),
+        ("\"\\\n\"", ""),
+        ("\"\\\r\n\"", ""),
+        ("\"\\\r\"", ""),
+        ("\"\\\u{2028}\"", ""),
+        ("\"\\\u{2029}\"", ""),
+        // Two continuations in a row, CR then LF each escaped.
+        ("\"\\\r\\\n\"", ""),
+        ("\"\\xff\\xFF\\x00\"", "\u{ff}\u{ff}\0"),
+        ("\"\\0a\"", "\0a"),
+        ("\"\\a\\ \\\u{1f600}\"", "a \u{1f600}"),
+    ] {
+        assert_eq!(
+            tokens_of(input, &escapes_only()),
+            [Token::String(text.into())],
+            "{input:?}"
+        );
+    }
+    // A continuation is the line break only: a second raw one is a control character.
+    assert_errors(
+        &escapes_only(),
+        &[
+            ("\"\\\n\r\"", codes::CONTROL_CHARACTER, (3, 4)),
+            ("\"\\\r\r\"", codes::CONTROL_CHARACTER, (3, 4)),
+            ("\"\\00\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\09\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\8\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\9\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\x\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\xG1\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\u{41}\"", codes::INVALID_ESCAPE, (1, 4)),
+            // The input ends inside the continuation or right after it.
+            ("\"\\\r", codes::UNCLOSED_STRING, (0, 3)),
+            ("\"\\\r\n", codes::UNCLOSED_STRING, (0, 4)),
+        ],
+    );
+}
+
+#[test]
+fn without_the_json5_escapes_switch_each_escape_is_refused_over_the_escape() {
+    let json5_without = JsonOptions {
+        json5_escapes: false,
+        ..JsonOptions::json5()
+    };
+    for options in [strict(), json5_without] {
+        assert_errors(
+            &options,
+            &[
+                ("\"\\'\"", codes::INVALID_ESCAPE, (1, 3)),
+                ("\"\\\n\"", codes::INVALID_ESCAPE, (1, 3)),
+                ("\"ab\\\r\ncd\"", codes::INVALID_ESCAPE, (3, 5)),
+                ("\"\\x41\"", codes::INVALID_ESCAPE, (1, 3)),
+                ("\"\\0\"", codes::INVALID_ESCAPE, (1, 3)),
+                ("\"\\v\"", codes::INVALID_ESCAPE, (1, 3)),
+                ("\"\\\u{2028}\"", codes::INVALID_ESCAPE, (1, 5)),
+                ("\"\\\u{e9}\"", codes::INVALID_ESCAPE, (1, 4)),
+            ],
+        );
+    }
+}
+
+fn single_quotes_only() -> JsonOptions {
+    JsonOptions {
+        single_quotes: true,
+        ..strict()
+    }
+}
+
+#[test]
+fn single_quoted_strings_hold_double_quotes_and_need_json5_escapes_for_their_own() {
+    for (input, text) in [
+        ("''", ""),
+        ("'a\"'", "a\""),
+        ("'\\\"'", "\""),
+        ("'\\u0027'", "'"),
+    ] {
+        assert_eq!(
+            tokens_of(input, &single_quotes_only()),
+            [Token::String(text.into())],
+            "{input:?}"
+        );
+    }
+    assert_errors(
+        &single_quotes_only(),
+        &[
+            // `\'` is a JSON5 escape: with single quotes alone, in either quote.
+            ("'\\''", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\'\"", codes::INVALID_ESCAPE, (1, 3)),
+            // Two quotes in a row close one string and open the next.
+            ("'it''s'", codes::TRAILING_TOKEN, (4, 7)),
+            ("['it''s']", codes::EXPECT_COMMA, (5, 8)),
+            ("'", codes::UNCLOSED_STRING, (0, 1)),
+            ("'\\", codes::UNCLOSED_STRING, (0, 2)),
+            ("'\t'", codes::CONTROL_CHARACTER, (1, 2)),
+            ("'a\nb'", codes::CONTROL_CHARACTER, (2, 3)),
+            ("{'a' 1}", codes::EXPECT_COLON, (5, 6)),
+            ("{'a':1 'b':2}", codes::EXPECT_COMMA, (7, 10)),
+        ],
+    );
+    assert_errors(
+        &strict(),
+        &[
+            ("'x'", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("{'a':1}", codes::EXPECT_KEY, (1, 2)),
+        ],
+    );
+}
+
+#[test]
+fn identifier_keys_take_reserved_words_and_comments_around_them() {
+    let keys_only = JsonOptions {
+        unquoted_keys: true,
+        ..strict()
+    };
+    assert_eq!(
+        keys_of(
+            "{true:1, null:2, false: 3, Infinity: 4, NaN: 5}",
+            &keys_only
+        ),
+        ["true", "null", "false", "Infinity", "NaN"]
+    );
+    let with_comments = JsonOptions {
+        comments: true,
+        ..keys_only.clone()
+    };
+    for input in ["{a/**/:1}", "{a//x\n:1}", "{/**/a:1}", "{a /* c */ : 1}"] {
+        assert_eq!(keys_of(input, &with_comments), ["a"], "{input:?}");
+    }
+    assert_errors(&with_comments, &[("{a/:1}", codes::EXPECT_COLON, (2, 3))]);
+    assert_errors(
+        &keys_only,
+        &[
+            ("{a}", codes::EXPECT_COLON, (2, 3)),
+            ("{a:}", codes::UNEXPECTED_TOKEN, (3, 4)),
+            ("{a", codes::UNEXPECTED_EOF, (2, 2)),
+            ("{\\u0061", codes::UNEXPECTED_EOF, (7, 7)),
+            // Identifiers are keys only, never values.
+            ("[a]", codes::UNEXPECTED_TOKEN, (1, 2)),
+            ("a", codes::UNEXPECTED_TOKEN, (0, 1)),
+            // JSON5 whitespace after the key needs its own switch.
+            ("{a\u{a0}:1}", codes::EXPECT_COLON, (2, 4)),
+        ],
+    );
+}
+
+#[test]
+fn without_json5_whitespace_each_space_is_refused_with_the_code_of_its_place() {
+    assert_errors(
+        &strict(),
+        &[
+            ("[\u{a0}1]", codes::UNEXPECTED_TOKEN, (1, 3)),
+            ("{\u{a0}\"a\":1}", codes::EXPECT_KEY, (1, 3)),
+            ("{\"a\"\u{a0}:1}", codes::EXPECT_COLON, (4, 6)),
+            ("{\"a\":\u{a0}1}", codes::UNEXPECTED_TOKEN, (5, 7)),
+            ("{\"a\":1\u{a0}}", codes::EXPECT_COMMA, (6, 8)),
+            ("[1]\u{a0}", codes::TRAILING_TOKEN, (3, 5)),
+            ("1\u{2028}", codes::TRAILING_TOKEN, (1, 4)),
+            ("\u{b}1", codes::UNEXPECTED_TOKEN, (0, 1)),
+            ("[1\u{c}]", codes::EXPECT_COMMA, (2, 3)),
+            // A byte order mark is skipped at the very start only.
+            ("\u{feff}\u{feff}1", codes::UNEXPECTED_TOKEN, (3, 6)),
+            ("1\u{feff}", codes::TRAILING_TOKEN, (1, 4)),
+        ],
+    );
+    assert_errors(
+        &comments_only(),
+        &[("/*c*/\u{feff}1", codes::UNEXPECTED_TOKEN, (5, 8))],
+    );
+    assert_errors(
+        &JsonOptions::ndjson(),
+        &[("[1]\u{feff}[2]", codes::UNEXPECTED_TOKEN, (3, 6))],
+    );
+    // With it, a byte order mark is whitespace anywhere.
+    let whitespace = JsonOptions {
+        json5_whitespace: true,
+        ..strict()
+    };
+    for input in ["\u{feff}\u{feff}1", "1\u{feff}", "\u{feff}1\u{feff}"] {
+        assert_eq!(tokens_of(input, &whitespace).len(), 1, "{input:?}");
+    }
+    assert_eq!(tokens_of("/*c*/\u{feff}1", &JsonOptions::json5()).len(), 1);
+}
+
+#[test]
+fn a_json5_space_cut_short_is_a_stray_byte_on_every_input_path() {
+    // The first bytes of U+2028, U+3000, U+00A0 or U+1680 without the rest.
+    let cases: [(&[u8], sluice_core::ErrorCode, (usize, usize)); 5] = [
+        (b"[1]\xE2\x80", codes::TRAILING_TOKEN, (3, 4)),
+        (b"[1]\xC2", codes::TRAILING_TOKEN, (3, 4)),
+        (b"[1\xE3\x80]", codes::EXPECT_COMMA, (2, 3)),
+        (b"[1\xC2]", codes::EXPECT_COMMA, (2, 3)),
+        (b"[1,\xE1\x9A", codes::UNEXPECTED_TOKEN, (3, 4)),
+    ];
+    let options = JsonOptions::json5();
+    for (input, code, (start, end)) in cases {
+        let err = read_slice(input, &options).expect_err("a cut character");
+        assert_eq!(
+            (err.code(), err.span()),
+            (code, Some(Span::new(start, end))),
+            "{input:?}"
+        );
+        for chunk in [1, 2, 3, 7] {
+            assert_eq!(
+                outcome(read_trickle(input, chunk, &options)),
+                outcome(read_slice(input, &options)),
+                "{input:?}, {chunk}-byte reads"
+            );
+            assert_eq!(
+                outcome(read_windowed(input, chunk, chunk + 1, &options)),
+                outcome(read_slice(input, &options)),
+                "{input:?}, {chunk}-byte reads into a small window"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_scalar_root_is_refused_by_its_first_byte_whatever_follows() {
+    let options = JsonOptions {
+        scalar_root: false,
+        ..JsonOptions::json5()
+    };
+    assert_errors(
+        &options,
+        &[
+            // A malformed scalar is still a scalar where a container must stand.
+            ("tru", codes::SCALAR_ROOT, (0, 3)),
+            ("-", codes::SCALAR_ROOT, (0, 1)),
+            ("0x", codes::SCALAR_ROOT, (0, 2)),
+            ("\"abc", codes::SCALAR_ROOT, (0, 1)),
+            ("'abc", codes::SCALAR_ROOT, (0, 1)),
+            // After comments and whitespace, at the scalar.
+            ("/* c */ 1", codes::SCALAR_ROOT, (8, 9)),
+            ("\u{feff}1", codes::SCALAR_ROOT, (3, 4)),
+            ("\"abc\" [1]", codes::SCALAR_ROOT, (0, 5)),
+        ],
+    );
+    assert_eq!(tokens_of("/* c */ [1] // c", &options).len(), 3);
+    // A second root value: a scalar one is refused too.
+    let several = JsonOptions {
+        multiple_values: true,
+        ..options
+    };
+    assert_errors(&several, &[("[1] 2", codes::SCALAR_ROOT, (4, 5))]);
+    assert_eq!(tokens_of("[1] {}", &several).len(), 5);
+}
+
+#[test]
+fn max_depth_counts_containers_whatever_stands_between_them() {
+    let depth = |max_depth| JsonOptions {
+        max_depth,
+        ..JsonOptions::json5()
+    };
+    assert_eq!(tokens_of("1", &depth(0)).len(), 1);
+    assert_eq!(tokens_of("[/**/[1,],]", &depth(2)).len(), 5);
+    assert_errors(
+        &depth(0),
+        &[
+            ("[]", codes::DEPTH_EXCEEDED, (0, 1)),
+            ("/* c */ {}", codes::DEPTH_EXCEEDED, (8, 9)),
+        ],
+    );
+    assert_errors(
+        &depth(1),
+        &[
+            ("[/**/[1,],]", codes::DEPTH_EXCEEDED, (5, 6)),
+            ("{a: {}}", codes::DEPTH_EXCEEDED, (4, 5)),
+        ],
+    );
+    // No limit at all reads, without reserving anything for it.
+    assert_eq!(tokens_of("[[{a: [1]}]]", &depth(usize::MAX)).len(), 10);
+}
+
+#[test]
+fn every_spelling_of_a_key_is_the_same_key_for_duplicate_detection() {
+    // Small objects (a filter per key) and large ones (a hash index): the second spelling
+    // is the duplicate, spanned whole.
+    for before in [0, 70] {
+        let members: String = (0..before).map(|i| format!("k{i}: {i}, ")).collect();
+        for (first, second) in [
+            ("\"a\"", "'a'"),
+            ("a", "\"a\""),
+            ("'a'", "\\u0061"),
+            ("\"\\x41\"", "A"),
+            ("'a\\\nb'", "ab"),
+            ("'\\a'", "a"),
+            ("\"\\u00e9\"", "\u{e9}"),
+        ] {
+            let input = format!("{{{first}: 0, {members}{second}: 1}}");
+            let start = input.rfind(second).unwrap_or_default();
+            assert_eq!(
+                error_of(&input, &JsonOptions::json5()),
+                (
+                    codes::DUPLICATE_KEY,
+                    Some(Span::new(start, start + second.len()))
+                ),
+                "{first} then {second}, after {before} members"
+            );
+            let last_wins = JsonOptions {
+                duplicate_keys: DuplicateKeys::LastWins,
+                ..JsonOptions::json5()
+            };
+            assert!(read(&input, &last_wins).is_ok(), "{input}");
+        }
+    }
+}
+
+/// Pieces of relaxed and broken JSON that documents are made of, for the property below.
+const PIECES: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    " ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "1",
+    "-1",
+    "1.5",
+    "0",
+    "1e3",
+    "+1",
+    ".5",
+    "5.",
+    "0x1F",
+    "-0x10",
+    "Infinity",
+    "-Infinity",
+    "NaN",
+    "+NaN",
+    "true",
+    "null",
+    "\"a\"",
+    "\"b\"",
+    "'c'",
+    "'d\\'e'",
+    "\"\\x41\"",
+    "\"\\\n\"",
+    "\"\\\r\n\"",
+    "\"\\0\"",
+    "key",
+    "k\\u0065y",
+    "\u{e9}",
+    "// c\n",
+    "// c\r\n",
+    "// c\r",
+    "/* c */",
+    "/**/",
+    "\u{a0}",
+    "\u{feff}",
+    "\u{2028}",
+    "\u{3000}",
+    "\u{b}",
+    "/",
+    "*",
+    "\\",
+    "x",
+    "\"",
+    "'",
+    "{\"a\":",
+    "{a:",
+    "{'a':",
+    "[1,",
+    ",]",
+    ",}",
+];
+
+/// The options whose switches are the bits of `bits`, in the order of the fields.
+fn switches(bits: u16) -> JsonOptions {
+    let on = |bit: u16| bits & (1 << bit) != 0;
+    JsonOptions {
+        comments: on(0),
+        trailing_commas: on(1),
+        multiple_values: on(2),
+        scalar_root: on(3),
+        unquoted_keys: on(4),
+        single_quotes: on(5),
+        json5_numbers: on(6),
+        json5_escapes: on(7),
+        json5_whitespace: on(8),
+        max_depth: 128,
+        duplicate_keys: if on(9) {
+            DuplicateKeys::LastWins
+        } else {
+            DuplicateKeys::Error
+        },
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 1500,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Each switch only adds syntax: a document read with a switch off reads as the same
+    /// tokens with it on. The one exception is by design: with comments, JSON5 whitespace
+    /// ends a line comment at U+2028, so what follows it is read. And every input path
+    /// gives the slice's tokens or error, code and span.
+    #[test]
+    fn a_switch_turned_on_keeps_every_document_it_did_not_need(
+        pieces in proptest::collection::vec(0..PIECES.len(), 1..14),
+        bits in 0u16..1024,
+    ) {
+        let text: String = pieces.iter().map(|&i| PIECES[i]).collect();
+        let options = switches(bits);
+        let slice = outcome(read_slice(text.as_bytes(), &options));
+        for chunk in [1, 2, 3, 7] {
+            proptest::prop_assert_eq!(
+                &outcome(read_trickle(text.as_bytes(), chunk, &options)),
+                &slice,
+                "{:?}, {}-byte reads", text, chunk
+            );
+            proptest::prop_assert_eq!(
+                &outcome(read_windowed(text.as_bytes(), chunk, chunk + 1, &options)),
+                &slice,
+                "{:?}, {}-byte reads into a small window", text, chunk
+            );
+        }
+        if let Ok(tokens) = &slice {
+            for bit in (0..10).filter(|bit| bits & (1 << bit) == 0) {
+                if bit == 8 && options.comments && text.contains('\u{2028}') {
+                    continue;
+                }
+                let wider = outcome(read_slice(text.as_bytes(), &switches(bits | (1 << bit))));
+                proptest::prop_assert_eq!(wider.as_ref(), Ok(tokens), "{:?}, switch {} on", text, bit);
             }
         }
     }
