@@ -112,8 +112,9 @@ pub struct JsonOptions {
     /// ```
     pub single_quotes: bool,
     /// JSON5 numbers: hexadecimal integers (`0x1F`), a leading `+`, a leading or trailing
-    /// decimal point (`.5`, `5.`), `Infinity`, `-Infinity` and `NaN`. The reader hands them
-    /// out as typed numbers or as normalized JSON number text, never as JSON5 text.
+    /// decimal point (`.5`, `5.`), `Infinity` and `NaN`, each with an optional sign (`-0x10`,
+    /// `+.5`, `-Infinity`, `-NaN`). The reader hands them out as typed numbers or as
+    /// normalized JSON number text, never as JSON5 text.
     pub json5_numbers: bool,
     /// JSON5 string escapes: escaped line breaks (a `\` before a line break continues the
     /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself
