@@ -59,6 +59,7 @@ pub enum DuplicateKeys {
 /// | `json5_numbers` | no | no | no | yes |
 /// | `json5_escapes` | no | no | no | yes |
 /// | `json5_whitespace` | no | no | no | yes |
+/// | `json5_control_characters` | no | no | no | yes |
 /// | `max_depth` | 128 | 128 | 128 | 128 |
 /// | `duplicate_keys` | `Error` | `Error` | `Error` | `Error` |
 ///
@@ -125,6 +126,23 @@ pub struct JsonOptions {
     /// U+200A, U+202F, U+205F, U+3000). With `comments`, a line comment then also ends at
     /// U+2028 and U+2029, line terminators in ECMAScript.
     pub json5_whitespace: bool,
+    /// JSON5 strings may hold control characters unescaped (a tab, U+0000 to U+001F), all
+    /// but the line breaks LF and CR, which still need `\n`, `\r` or an escaped line break.
+    /// JSON requires every control character escaped; without this switch a raw one is
+    /// [`CONTROL_CHARACTER`](crate::codes::CONTROL_CHARACTER).
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_json::{codes, JsonOptions, JsonReader};
+    /// let read = |text: &str, options: JsonOptions| -> sluice_core::Result<String> {
+    ///     JsonReader::from_str(text).with_options(options).read_str().map(str::to_owned)
+    /// };
+    /// assert_eq!(read("'a\tb'", JsonOptions::json5())?, "a\tb");
+    /// assert_eq!(read("\"a\tb\"", JsonOptions::strict()).unwrap_err().code(), codes::CONTROL_CHARACTER);
+    /// assert_eq!(read("'a\nb'", JsonOptions::json5()).unwrap_err().code(), codes::CONTROL_CHARACTER);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    pub json5_control_characters: bool,
     /// Deepest nesting of arrays and objects; one more is
     /// [`DEPTH_EXCEEDED`](crate::codes::DEPTH_EXCEEDED). The reader is iterative, so any
     /// limit is safe for reading, piping and skipping; it only bounds memory. A tree built
@@ -166,6 +184,7 @@ impl JsonOptions {
             json5_numbers: false,
             json5_escapes: false,
             json5_whitespace: false,
+            json5_control_characters: false,
             max_depth: 128,
             duplicate_keys: DuplicateKeys::Error,
         }
@@ -247,6 +266,7 @@ impl JsonOptions {
             json5_numbers: true,
             json5_escapes: true,
             json5_whitespace: true,
+            json5_control_characters: true,
             ..JsonOptions::strict()
         }
     }

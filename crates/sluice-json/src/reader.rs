@@ -2022,6 +2022,11 @@ impl<S: Input> JsonReader<S> {
                 run = at;
                 continue;
             }
+            // JSON5 lets a string hold any control character raw but its line breaks.
+            if self.options.json5_control_characters && byte != b'\n' && byte != b'\r' {
+                at += 1;
+                continue;
+            }
             return Err(self.error_at(
                 codes::CONTROL_CHARACTER,
                 format!("raw control character U+{byte:04X} in a string (write it escaped)"),

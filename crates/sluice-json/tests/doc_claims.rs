@@ -240,6 +240,7 @@ fn the_presets_are_what_the_options_table_says() {
         bool,
         bool,
         bool,
+        bool,
         usize,
         DuplicateKeys,
     );
@@ -254,6 +255,7 @@ fn the_presets_are_what_the_options_table_says() {
             o.json5_numbers,
             o.json5_escapes,
             o.json5_whitespace,
+            o.json5_control_characters,
             o.max_depth,
             o.duplicate_keys,
         )
@@ -262,19 +264,19 @@ fn the_presets_are_what_the_options_table_says() {
     assert_eq!(JsonOptions::default(), JsonOptions::strict());
     assert_eq!(
         row(JsonOptions::strict()),
-        (f, f, f, t, f, f, f, f, f, 128, e)
+        (f, f, f, t, f, f, f, f, f, f, 128, e)
     );
     assert_eq!(
         row(JsonOptions::relaxed()),
-        (t, t, f, t, f, f, f, f, f, 128, e)
+        (t, t, f, t, f, f, f, f, f, f, 128, e)
     );
     assert_eq!(
         row(JsonOptions::ndjson()),
-        (f, f, t, t, f, f, f, f, f, 128, e)
+        (f, f, t, t, f, f, f, f, f, f, 128, e)
     );
     assert_eq!(
         row(JsonOptions::json5()),
-        (t, t, f, t, t, t, t, t, t, 128, e)
+        (t, t, f, t, t, t, t, t, t, t, 128, e)
     );
     assert_eq!(DuplicateKeys::default(), DuplicateKeys::Error);
 }

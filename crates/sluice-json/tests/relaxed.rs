@@ -179,6 +179,51 @@ fn json5_single_quoted_strings() {
 }
 
 #[test]
+fn json5_strings_hold_raw_control_characters_but_line_breaks() {
+    let json5 = JsonOptions::json5();
+    let raw_controls = JsonOptions {
+        json5_control_characters: true,
+        ..strict()
+    };
+    for byte in (0u8..0x20).filter(|&b| b != b'\n' && b != b'\r') {
+        let control = char::from(byte);
+        let text = format!("a{control}b");
+        for options in [&json5, &raw_controls] {
+            // In a value and in a key, alone and beside an escape (the two string paths).
+            let tokens = tokens_of(&format!("{{\"{text}\": \"{text}\\n\"}}"), options);
+            assert_eq!(tokens[1], Token::Name(text.clone()), "{byte:#x}");
+            assert_eq!(tokens[2], Token::String(format!("{text}\n")), "{byte:#x}");
+        }
+        assert_eq!(
+            tokens_of(&format!("'{text}'"), &json5),
+            [Token::String(text.clone())]
+        );
+        // Off, as in JSON: the control character, wherever it stands.
+        let without = JsonOptions {
+            json5_control_characters: false,
+            ..JsonOptions::json5()
+        };
+        for options in [&strict(), &without] {
+            assert_eq!(
+                error_of(&format!("[\"{text}\"]"), options),
+                (codes::CONTROL_CHARACTER, Some(Span::new(3, 4))),
+                "{byte:#x}"
+            );
+        }
+    }
+    // Line breaks still need an escape (or a JSON5 escaped line break).
+    assert_errors(
+        &json5,
+        &[
+            ("'a\nb'", codes::CONTROL_CHARACTER, (2, 3)),
+            ("\"a\rb\"", codes::CONTROL_CHARACTER, (2, 3)),
+            ("['\t', 'a\r\nb']", codes::CONTROL_CHARACTER, (8, 9)),
+        ],
+    );
+    assert_eq!(tokens_of("'a\\\nb'", &json5), [Token::String("ab".into())]);
+}
+
+#[test]
 fn json5_numbers_become_json_numbers() {
     let options = JsonOptions {
         json5_numbers: true,
@@ -1656,6 +1701,7 @@ const PIECES: &[&str] = &[
     "\"a\"",
     "\"b\"",
     "'c'",
+    "\"\t\"",
     "'d\\'e'",
     "\"\\x41\"",
     "\"\\\n\"",
@@ -1701,6 +1747,7 @@ fn switches(bits: u16) -> JsonOptions {
         json5_numbers: on(6),
         json5_escapes: on(7),
         json5_whitespace: on(8),
+        json5_control_characters: on(10),
         max_depth: 128,
         duplicate_keys: if on(9) {
             DuplicateKeys::LastWins
@@ -1723,7 +1770,7 @@ proptest::proptest! {
     #[test]
     fn a_switch_turned_on_keeps_every_document_it_did_not_need(
         pieces in proptest::collection::vec(0..PIECES.len(), 1..14),
-        bits in 0u16..1024,
+        bits in 0u16..2048,
     ) {
         let text: String = pieces.iter().map(|&i| PIECES[i]).collect();
         let options = switches(bits);
@@ -1741,7 +1788,7 @@ proptest::proptest! {
             );
         }
         if let Ok(tokens) = &slice {
-            for bit in (0..10).filter(|bit| bits & (1 << bit) == 0) {
+            for bit in (0..11).filter(|bit| bits & (1 << bit) == 0) {
                 if bit == 8 && options.comments && text.contains('\u{2028}') {
                     continue;
                 }
