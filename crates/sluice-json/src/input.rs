@@ -253,19 +253,39 @@ impl<R: io::Read> Input for IoInput<R> {
                 self.buf.resize(bigger, 0);
             }
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.len..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(Refill { shift, more: false });
-                }
-                Ok(n) => {
-                    self.len += n;
-                    return Ok(Refill { shift, more: true });
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(Error::io(err)),
+        match read_some(&mut self.reader, &mut self.buf[self.len..]) {
+            Ok(0) => {
+                self.eof = true;
+                Ok(Refill { shift, more: false })
             }
+            Ok(n) => {
+                self.len += n;
+                Ok(Refill { shift, more: true })
+            }
+            Err(err) => Err(Error::io(err)),
+        }
+    }
+}
+
+/// One call of `reader.read(buf)` as std's convention has it (an interrupted read is
+/// tried again, never reported), that also holds a reader to its side of the contract:
+/// a count larger than `buf` is an error, not bytes that were never written (taken as
+/// such, it would put the window past its end, or garbage in a block).
+pub(crate) fn read_some<R: io::Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Ok(n) if n > buf.len() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the reader reported {n} bytes read into a buffer of {}",
+                        buf.len()
+                    ),
+                ));
+            }
+            Ok(n) => return Ok(n),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
         }
     }
 }

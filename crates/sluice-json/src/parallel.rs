@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 
 use sluice_core::{Entry, Error, Reader, Result, SourceText};
 
+use crate::input::read_some;
 use crate::{JsonOptions, JsonReader, SliceInput};
 
 /// How [`ingest_blocks`] and [`ingest_records`] run.
@@ -588,10 +589,9 @@ fn read_appending<R: Read>(
 fn read_full<R: Read>(input: &mut R, buffer: &mut [u8]) -> (usize, Option<io::Error>) {
     let mut filled = 0;
     while filled < buffer.len() {
-        match input.read(&mut buffer[filled..]) {
+        match read_some(input, &mut buffer[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return (filled, Some(e)),
         }
     }

@@ -86,6 +86,9 @@ enum Step {
     Broken,
     /// `Ok(0)` although the stream holds more.
     Eof,
+    /// Copies what fits, and reports this many bytes more than the buffer holds (a buggy
+    /// reader).
+    Overreport(usize),
     /// Writes nothing, reports up to this many bytes (a buggy reader).
     Phantom(usize),
 }
@@ -126,6 +129,10 @@ impl io::Read for Scripted<'_> {
             Step::WouldBlock => Err(io::ErrorKind::WouldBlock.into()),
             Step::Broken => Err(io::Error::other("the peer went away")),
             Step::Eof => Ok(0),
+            Step::Overreport(extra) => {
+                give(usize::MAX);
+                Ok(buf.len().saturating_add(extra))
+            }
             Step::Phantom(n) => Ok(n.min(buf.len())),
         }
     }
@@ -321,6 +328,21 @@ fn the_end_of_the_stream_is_final_for_ndjson_records() {
 }
 
 // ----- misbehaving readers -------------------------------------------------------------------
+
+#[test]
+fn a_reader_that_reports_more_bytes_than_it_was_given_room_for_is_an_io_error() {
+    for window in [1, 2, 8, 4096] {
+        for extra in [1, 100, usize::MAX] {
+            let reader = Scripted::new(b"[1, 2]", [Step::Data(2), Step::Overreport(extra)]);
+            let (_, error) = io_trace(reader, window, &strict());
+            assert_eq!(
+                error.map(|e| e.0),
+                Some(sluice_core::codes::IO),
+                "{window}, {extra}"
+            );
+        }
+    }
+}
 
 #[test]
 fn a_reader_that_reports_bytes_it_did_not_write_neither_panics_nor_hangs() {
@@ -776,6 +798,15 @@ fn parallel_ingestion_stops_at_the_end_of_the_stream_and_reports_io_errors() {
         let (records, error) = ingest(reader, &strict(), 1024);
         assert_eq!(records.len(), 2);
         assert_eq!(error.map(|e| e.0), Some(sluice_core::codes::IO));
+    }
+}
+
+#[test]
+fn parallel_ingestion_of_a_reader_that_reports_too_many_bytes_is_an_io_error() {
+    for extra in [1, 5_000, usize::MAX] {
+        let reader = Scripted::new(b"1\n2\n", [Step::Data(2), Step::Overreport(extra)]);
+        let (_, error) = ingest(reader, &strict(), 1024);
+        assert_eq!(error.map(|e| e.0), Some(sluice_core::codes::IO), "{extra}");
     }
 }
 
