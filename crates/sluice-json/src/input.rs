@@ -151,7 +151,8 @@ pub const IO_WINDOW: usize = 64 * 1024;
 pub struct IoInput<R> {
     reader: R,
     buf: Vec<u8>,
-    /// The window's size when it is first filled.
+    /// The window's size once the stream has filled it (the buffer starts at
+    /// [`IO_WINDOW`] at most, and doubles up to it).
     window: usize,
     len: usize,
     offset: usize,
@@ -166,7 +167,9 @@ impl<R: io::Read> IoInput<R> {
 
     /// Wraps `reader` with a window of `size` bytes (at least 1) instead of
     /// [`IO_WINDOW`]: smaller to hold less memory per reader (the window still grows
-    /// while one token needs more), larger for fewer calls to `reader`.
+    /// while one token needs more), larger for fewer calls to `reader`. A window larger
+    /// than [`IO_WINDOW`] starts at that size and doubles as the stream fills it, so a
+    /// short stream never costs the whole size.
     ///
     /// The tokens and errors are the same for every size; only memory and the number of
     /// reads change.
@@ -237,9 +240,14 @@ impl<R: io::Read> Input for IoInput<R> {
             return Ok(Refill { shift, more: false });
         }
         if self.buf.is_empty() {
-            self.buf.resize(self.window, 0);
+            // A window larger than the default one is reached by doubling as the stream
+            // fills it: a large size over a short stream costs what the stream holds.
+            self.buf.resize(self.window.min(IO_WINDOW), 0);
         }
-        if self.len == self.buf.len() {
+        if self.len == self.buf.len() && self.buf.len() < self.window {
+            let bigger = self.buf.len().saturating_mul(2).min(self.window);
+            self.buf.resize(bigger, 0);
+        } else if self.len == self.buf.len() {
             if keep > 0 {
                 // Drop what the reader no longer needs.
                 self.buf.copy_within(keep..self.len, 0);

@@ -1037,3 +1037,25 @@ fn comments_whitespace_and_many_short_tokens_never_grow_the_window() {
         assert_eq!(reader.into_input().capacity(), 16, "{:?}", &text[..20]);
     }
 }
+
+#[test]
+fn a_window_larger_than_the_stream_costs_what_the_stream_fills() {
+    // The whole address space as the window: nothing is allocated up front.
+    let text = br#"{"a": [1, "two"]}"#;
+    for size in [usize::MAX, 1 << 40] {
+        let mut reader = JsonReader::new(IoInput::with_window(&text[..], size), strict());
+        assert_eq!(trace(&mut reader), slice_trace(text, &strict()));
+        assert!(reader.into_input().capacity() <= sluice_json::IO_WINDOW);
+    }
+    // A large window is still reached, for few calls to the stream.
+    let many: String = (0..400_000).map(|i| format!("{},", i % 10)).collect();
+    let text = format!("[{many}0]");
+    let reader = Scripted::new(text.as_bytes(), []);
+    let calls = Rc::clone(&reader.calls);
+    let mut json = JsonReader::new(IoInput::with_window(reader, 1 << 20), strict());
+    assert_eq!(trace(&mut json), slice_trace(text.as_bytes(), &strict()));
+    assert_eq!(json.into_input().capacity(), 1 << 20);
+    // 800 KB: 64 KiB, then 64, 128 and 256 KiB more as the window doubles, the rest into
+    // its last doubling, and the end.
+    assert_eq!(calls.get(), 6);
+}
