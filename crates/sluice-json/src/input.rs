@@ -131,6 +131,14 @@ pub const IO_WINDOW: usize = 64 * 1024;
 /// every token fits in it, and a longer token (a string, a number, a key) makes it double
 /// until the token fits, so it never exceeds the larger of its first size and twice the
 /// longest token. Whitespace and comments, however long, never make it grow.
+///
+/// A read that fails with [`io::ErrorKind::Interrupted`] is tried again. Any other error
+/// ([`io::ErrorKind::WouldBlock`] too: the stream must block until it has bytes) is
+/// [`IO`](sluice_core::codes::IO) and final: the reader reports it again at every later
+/// call and never calls the stream again. So is `Ok(0)`, the end of the input, even if the
+/// stream would hand out more later. A stream that says it read more bytes than the buffer
+/// it was given holds is an I/O error.
+///
 /// [`JsonReader::from_read`](crate::JsonReader::from_read) builds one; name the type to
 /// store such a reader.
 ///
