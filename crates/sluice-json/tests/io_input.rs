@@ -743,7 +743,7 @@ fn ingest<R: io::Read>(
 }
 
 #[test]
-fn parallel_ingestion_of_odd_readers_reads_as_from_a_slice() {
+fn parallel_ingestion_of_odd_readers_reads_as_the_ndjson_reader_of_a_slice() {
     let mut text = Vec::new();
     for i in 0..300 {
         text.extend_from_slice(
@@ -755,30 +755,40 @@ fn parallel_ingestion_of_odd_readers_reads_as_from_a_slice() {
         );
     }
     text.extend_from_slice(format!("[\"{}\"]\n", "L".repeat(5_000)).as_bytes());
-    let expected = ingest(&text[..], &strict(), 1024);
-    assert_eq!(expected.0.len(), 301);
-    assert!(expected.1.is_none());
-    for block_size in [0, 1, 1024, 4096] {
-        let interrupted = (0..text.len())
-            .map(|i| {
-                if i % 3 == 0 {
-                    Step::Interrupted
-                } else {
-                    Step::Data(97)
-                }
-            })
-            .collect::<Vec<_>>();
-        assert_eq!(
-            ingest(Scripted::new(&text, interrupted), &strict(), block_size),
-            expected,
-            "{block_size}"
+    // With a byte order mark too, which the first read may cut.
+    let with_bom = [&b"\xEF\xBB\xBF"[..], &text].concat();
+    for text in [text, with_bom] {
+        let (slice, error) = records(NdjsonReader::from_slice(&text));
+        assert_eq!((slice.len(), error), (301, None));
+        let expected = (
+            slice
+                .into_iter()
+                .map(|(line, _, tokens)| (line as u64, tokens))
+                .collect::<Vec<_>>(),
+            None,
         );
-        for at in [1, 37, 1023, 1024, 1025, text.len() - 1] {
+        for block_size in [0, 1, 1024, 4096] {
+            let interrupted = (0..text.len())
+                .map(|i| {
+                    if i % 3 == 0 {
+                        Step::Interrupted
+                    } else {
+                        Step::Data(97)
+                    }
+                })
+                .collect::<Vec<_>>();
             assert_eq!(
-                ingest(CutAt { bytes: &text, at }, &strict(), block_size),
+                ingest(Scripted::new(&text, interrupted), &strict(), block_size),
                 expected,
-                "{block_size}, cut at {at}"
+                "{block_size}"
             );
+            for at in [1, 2, 37, 1023, 1024, 1025, text.len() - 1] {
+                assert_eq!(
+                    ingest(CutAt { bytes: &text, at }, &strict(), block_size),
+                    expected,
+                    "{block_size}, cut at {at}"
+                );
+            }
         }
     }
 }
