@@ -20,7 +20,8 @@ pub struct Refill {
     /// How many bytes were dropped from the front of the window; every position the
     /// caller holds moves down by this much.
     pub shift: usize,
-    /// Whether new bytes arrived (`false` at the end of the input).
+    /// Whether to look at the window again: new bytes arrived, or a read failed after the
+    /// window moved, and the next call reports its error (`false` at the end of the input).
     pub more: bool,
 }
 
@@ -165,6 +166,8 @@ pub struct IoInput<R> {
     len: usize,
     offset: usize,
     eof: bool,
+    /// The stream's first error, reported again by every later refill without calling it.
+    failed: Option<Error>,
 }
 
 impl<R: io::Read> IoInput<R> {
@@ -203,6 +206,7 @@ impl<R: io::Read> IoInput<R> {
             len: 0,
             offset: 0,
             eof: false,
+            failed: None,
         }
     }
 
@@ -244,6 +248,9 @@ impl<R: io::Read> Input for IoInput<R> {
     #[cold]
     fn refill(&mut self, keep: usize) -> Result<Refill> {
         let mut shift = 0;
+        if let Some(err) = &self.failed {
+            return Err(err.duplicate());
+        }
         if self.eof {
             return Ok(Refill { shift, more: false });
         }
@@ -278,7 +285,17 @@ impl<R: io::Read> Input for IoInput<R> {
                 self.len += n;
                 Ok(Refill { shift, more: true })
             }
-            Err(err) => Err(Error::io(err)),
+            Err(err) => {
+                let err = Error::io(err);
+                self.failed = Some(err.duplicate());
+                if shift > 0 {
+                    // The window has moved: the caller must learn by how much, or its
+                    // positions would point past the bytes they stood for. The error comes
+                    // with the next call.
+                    return Ok(Refill { shift, more: true });
+                }
+                Err(err)
+            }
         }
     }
 }

@@ -1009,6 +1009,44 @@ fn an_io_error_anywhere_in_ndjson_leaves_only_records_the_slice_has_and_is_final
     }
 }
 
+/// Bad documents whose error is found while the bad token is still arriving: the reader
+/// loads the whole token to describe it.
+const BAD_DOCUMENTS: [&[u8]; 13] = [
+    b"[1 \"abcdefgh\"]",
+    b"{\"a\" 1}",
+    b"[1, 2,]",
+    b"[tru]",
+    b"{\"a\":1,\"a\":2}",
+    b"[1] \"abcdef\"",
+    b"[\"abc\\q\"]",
+    b"[1.]",
+    b"[nullx]",
+    b"{\"abc\"}",
+    b"[1 truex]",
+    b"[\"\xC3\x28\"]",
+    b"{\"abcdef\":1,\"abcdef\":2}",
+];
+
+#[test]
+fn an_io_error_while_a_bad_token_is_described_neither_panics_nor_reads_past_it() {
+    for text in BAD_DOCUMENTS {
+        for cut in 0..text.len() {
+            for window in [1, 2, 3, 4096] {
+                // The stream fails after `cut` bytes, then would hand out the rest.
+                let steps = std::iter::repeat_n(Step::Data(1), cut).chain([Step::Broken]);
+                let reader = Scripted::new(text, steps);
+                let calls = Rc::clone(&reader.calls);
+                let _ = io_trace(reader, window, &strict());
+                assert!(
+                    calls.get() <= cut + 1,
+                    "{:?} failing after {cut} bytes, a {window}-byte window: read past its error",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
+    }
+}
+
 // ----- memory ---------------------------------------------------------------------------------
 
 #[test]
