@@ -787,40 +787,51 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Describes the token at the reader's position for messages, and its length. Loads
-    /// the whole token first, so both input paths describe it the same way.
+    /// the whole token first, so both input paths describe it the same way; an I/O error
+    /// while loading it is handed back instead (the token's extent is then unknown).
     #[cold]
-    fn describe_next(&mut self) -> (String, usize) {
+    fn describe_next(&mut self) -> Result<(String, usize)> {
         let quote = match self.rest().first() {
             Some(&b'"') => Some(b'"'),
             Some(&b'\'') if self.options.single_quotes => Some(b'\''),
             _ => None,
         };
-        if let Some(quote) = quote
-            && let Ok((_, len)) = self.lex_string(quote)
-        {
-            let text = String::from_utf8_lossy(&self.rest()[..len.min(40)]).into_owned();
-            return (format!("string {text}"), len);
+        if let Some(quote) = quote {
+            match self.lex_string(quote) {
+                Ok((_, len)) => {
+                    let text = String::from_utf8_lossy(&self.rest()[..len.min(40)]).into_owned();
+                    return Ok((format!("string {text}"), len));
+                }
+                Err(err) if err.code() == sluice_core::codes::IO => return Err(err),
+                // A string that does not lex is described as a character.
+                Err(_) => {}
+            }
         }
-        let word = self.word_extent(0).unwrap_or(0);
-        let _ = self.ensure(0, 4);
+        let word = self.word_extent(0)?;
+        self.ensure(0, 4)?;
         let rest = self.rest();
         let Some(&byte) = rest.first() else {
-            return ("the end of the input".to_owned(), 0);
+            return Ok(("the end of the input".to_owned(), 0));
         };
         if word > 1 {
             let text = String::from_utf8_lossy(&rest[..word.min(40)]);
-            return (format!("`{text}`"), word);
+            return Ok((format!("`{text}`"), word));
         }
         let len = utf8_char_len(byte).min(rest.len());
-        match std::str::from_utf8(&rest[..len]) {
+        Ok(match std::str::from_utf8(&rest[..len]) {
             Ok(text) => (format!("`{}`", text.escape_debug()), len),
             Err(_) => (format!("byte 0x{byte:02X}"), 1),
-        }
+        })
     }
 
+    /// The error for an unexpected token at the reader's position (or the I/O error met
+    /// while loading it, see [`Self::describe_next`]).
     #[cold]
     fn unexpected_here(&mut self, code: ErrorCode, expected: &str) -> Error {
-        let (found, len) = self.describe_next();
+        let (found, len) = match self.describe_next() {
+            Ok(found) => found,
+            Err(err) => return err,
+        };
         let code = if len == 0 {
             codes::UNEXPECTED_EOF
         } else {
@@ -1551,7 +1562,10 @@ impl<S: Input> JsonReader<S> {
 
     #[cold]
     fn scalar_root_error(&mut self) -> Error {
-        let (found, len) = self.describe_next();
+        let (found, len) = match self.describe_next() {
+            Ok(found) => found,
+            Err(err) => return err,
+        };
         self.error_at(
             codes::SCALAR_ROOT,
             format!("expected an object or array at the root, found {found}"),

@@ -1009,39 +1009,108 @@ fn an_io_error_anywhere_in_ndjson_leaves_only_records_the_slice_has_and_is_final
     }
 }
 
+const STRICT: JsonOptions = JsonOptions::strict();
+const JSON5: JsonOptions = JsonOptions::json5();
+const OBJECT_OR_ARRAY_ROOT: JsonOptions = JsonOptions {
+    scalar_root: false,
+    ..JsonOptions::strict()
+};
+const NDJSON: JsonOptions = JsonOptions::ndjson();
+
 /// Bad documents whose error is found while the bad token is still arriving: the reader
 /// loads the whole token to describe it.
-const BAD_DOCUMENTS: [&[u8]; 13] = [
-    b"[1 \"abcdefgh\"]",
-    b"{\"a\" 1}",
-    b"[1, 2,]",
-    b"[tru]",
-    b"{\"a\":1,\"a\":2}",
-    b"[1] \"abcdef\"",
-    b"[\"abc\\q\"]",
-    b"[1.]",
-    b"[nullx]",
-    b"{\"abc\"}",
-    b"[1 truex]",
-    b"[\"\xC3\x28\"]",
-    b"{\"abcdef\":1,\"abcdef\":2}",
+const BAD_DOCUMENTS: [(&[u8], JsonOptions); 24] = [
+    (b"[1 \"abcdefgh\"]", STRICT),
+    (b"{\"a\" 1}", STRICT),
+    (b"{\"a\" \"bcdef\"}", STRICT),
+    (b"[1, 2,]", STRICT),
+    (b"[tru]", STRICT),
+    (b"{\"a\":1,\"a\":2}", STRICT),
+    (b"[1] \"abcdef\"", STRICT),
+    (b"[\"abc\\q\"]", STRICT),
+    (b"[1.]", STRICT),
+    (b"[nullx]", STRICT),
+    (b"{\"abc\"}", STRICT),
+    (b"[1 truex]", STRICT),
+    (b"[\"\xC3\x28\"]", STRICT),
+    (b"{\"abcdef\":1,\"abcdef\":2}", STRICT),
+    (b"[1 \xF0\x9F\x98\x80]", STRICT),
+    (b"[1 \xF0\x9F\x98]", STRICT),
+    (b"{a b}", JSON5),
+    (b"['abc' 'def']", JSON5),
+    (b"[1 Infinityx]", JSON5),
+    (b"\"abcdef\"", OBJECT_OR_ARRAY_ROOT),
+    (b"truex", OBJECT_OR_ARRAY_ROOT),
+    (b"12345", OBJECT_OR_ARRAY_ROOT),
+    (b"1 \"abcdef\"\n", NDJSON),
+    (b"[1]\n[2] truex\n", NDJSON),
 ];
 
 #[test]
 fn an_io_error_while_a_bad_token_is_described_neither_panics_nor_reads_past_it() {
-    for text in BAD_DOCUMENTS {
+    for (text, options) in &BAD_DOCUMENTS {
         for cut in 0..text.len() {
             for window in [1, 2, 3, 4096] {
                 // The stream fails after `cut` bytes, then would hand out the rest.
                 let steps = std::iter::repeat_n(Step::Data(1), cut).chain([Step::Broken]);
                 let reader = Scripted::new(text, steps);
                 let calls = Rc::clone(&reader.calls);
-                let _ = io_trace(reader, window, &strict());
+                let _ = io_trace(reader, window, options);
                 assert!(
                     calls.get() <= cut + 1,
                     "{:?} failing after {cut} bytes, a {window}-byte window: read past its error",
                     String::from_utf8_lossy(text)
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_io_error_in_a_bad_document_is_reported_unless_the_bad_token_was_whole_before_it() {
+    // The outcome is the slice's, or the slice's tokens so far and the I/O error: never a
+    // syntax error described from part of its token (`[1 tr` as `t`, a span of 1 byte).
+    for (text, options) in &BAD_DOCUMENTS {
+        let expected = slice_trace(text, options);
+        for cut in 0..text.len() {
+            for window in [1, 2, 3, 4096] {
+                let steps = std::iter::repeat_n(Step::Data(1), cut).chain([Step::Broken]);
+                let reader = Scripted::new(text, steps);
+                let calls = Rc::clone(&reader.calls);
+                let input = IoInput::with_window(reader, window);
+                let mut json = JsonReader::new(input, options.clone());
+                let (tokens, error) = trace(&mut json);
+                let what = format!(
+                    "{:?} failing after {cut} bytes, a {window}-byte window",
+                    String::from_utf8_lossy(text)
+                );
+                match error {
+                    Some(error) if error.0 == sluice_core::codes::IO => {
+                        assert!(is_prefix(&tokens, &expected.0), "{what}: {tokens:?}");
+                        assert_io_error_is_final(&mut json, &error, &calls, &what);
+                    }
+                    error => assert_eq!((tokens, error), expected, "{what}"),
+                }
+            }
+        }
+        if *options != NDJSON {
+            continue;
+        }
+        // The same rule for records.
+        let expected = records(NdjsonReader::new(SliceInput::new(text), NDJSON));
+        for cut in 0..text.len() {
+            let steps = std::iter::repeat_n(Step::Data(1), cut).chain([Step::Broken]);
+            let input = IoInput::with_window(Scripted::new(text, steps), 2);
+            let got = records(NdjsonReader::new(input, NDJSON));
+            let what = format!(
+                "{:?} failing after {cut} bytes",
+                String::from_utf8_lossy(text)
+            );
+            match &got.1 {
+                Some(error) if error.0 == sluice_core::codes::IO => {
+                    assert!(is_prefix(&got.0, &expected.0), "{what}: {got:?}");
+                }
+                _ => assert_eq!(got, expected, "{what}"),
             }
         }
     }
