@@ -100,9 +100,17 @@ impl<S: Input> NdjsonReader<S> {
     /// The next record, or `None` at the end of the input. Whatever the previous record
     /// left unread is skipped (and checked) first.
     ///
+    /// After a record whose read failed on the caller's request (a read of the wrong kind,
+    /// a number that does not convert: the token stays unread), this goes on to the next
+    /// record. After an error in the input (see [`JsonReader`]'s "After an error"), it
+    /// reports that error again, as every read does: the reader does not resynchronise
+    /// at the next line. To go on past bad records, read with the
+    /// [`parallel`](crate::parallel) ingestion and its `skip_errors`.
+    ///
     /// # Errors
     /// An I/O error, or an error in the rest of the previous record (a syntax error, a
-    /// duplicate key, invalid UTF-8), between records, or in the next record's first token.
+    /// duplicate key, invalid UTF-8), between records, or in the next record's first token;
+    /// after an error in the input, that error again.
     pub fn next_record(&mut self) -> Result<Option<Record<'_, S>>> {
         while self.reader.values_read() < self.records {
             if let Err(err) = self.reader.consume_any() {

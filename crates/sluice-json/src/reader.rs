@@ -65,8 +65,9 @@ enum Failure {
     /// An NDJSON record's value went on past the line feed at this absolute offset (see
     /// [`JsonReader::record_broken_over_lines`]); the record never completes.
     RecordCutOff(usize),
-    /// Any other error of the lexer, as `peek` reported it (see [`JsonReader::stop`]).
-    Lexer(Error),
+    /// Any other error in the input, as first reported: of the lexer, as `peek` reported it
+    /// (see [`JsonReader::stop`]), or found by a read (see [`JsonReader::fail_on_read`]).
+    Reported(Error),
 }
 
 impl Failure {
@@ -77,7 +78,7 @@ impl Failure {
         match self {
             Failure::UnclosedComment(span) => unclosed_comment_error(*span),
             Failure::RecordCutOff(at) => record_line_end_error(*at),
-            Failure::Lexer(err) => err.duplicate(),
+            Failure::Reported(err) => err.duplicate(),
         }
     }
 }
@@ -243,6 +244,35 @@ struct LineCounter {
 /// assert_eq!(err.code(), codes::EXPECT_COMMA);
 /// assert_eq!(err.span(), Some(Span::new(9, 10)));
 /// assert_eq!(err.path().unwrap().to_string(), "$.a[1]");
+/// ```
+///
+/// # After an error
+///
+/// An error in the input is final: a syntax error, invalid UTF-8 in a string or comment, an
+/// invalid escape or lone surrogate, a raw control character in a string, nesting beyond
+/// `max_depth`, a duplicate key, an NDJSON record cut by its line feed, an I/O error of the
+/// source. The reader stops there, and every later `peek`, read, `skip` and `finish()`
+/// reports the same error again (code, span, path; an I/O error keeps its kind), without
+/// reading the source again. A string's UTF-8 is checked when it is read or skipped, so a
+/// `peek` may answer [`Entry::String`] before the read fails.
+///
+/// An error in the caller's request leaves the token unread, for another read to take: a
+/// read of the wrong kind (`read_str` on a number), and a number that does not convert to
+/// the type asked for (`read_u8` on 300, `read_i64` on 1.5). [`Reader::span`] then gives
+/// the token's span. In NDJSON, such a read of a token beyond the record's line feed reports
+/// the cut, and that is final.
+///
+/// ```
+/// use sluice_core::{Reader, codes as core_codes};
+/// use sluice_json::{codes, JsonReader};
+/// let mut reader = JsonReader::from_str("[300, 1 2]");
+/// reader.read_array_root()?;
+/// assert_eq!(reader.read_u8().unwrap_err().code(), core_codes::NUMBER_OUT_OF_RANGE);
+/// assert_eq!(reader.read_u16()?, 300); // still there
+/// assert_eq!(reader.read_u8()?, 1);
+/// assert_eq!(reader.peek().unwrap_err().code(), codes::EXPECT_COMMA);
+/// assert_eq!(reader.read_u8().unwrap_err().code(), codes::EXPECT_COMMA); // final
+/// # Ok::<(), sluice_core::Error>(())
 /// ```
 #[derive(Debug)]
 pub struct JsonReader<S> {
@@ -645,13 +675,30 @@ impl<S: Input> JsonReader<S> {
         if self.state == State::Failed {
             return match self.failure {
                 // Built whole the first time.
-                Failure::Lexer(_) => err,
+                Failure::Reported(_) => err,
                 Failure::UnclosedComment(_) | Failure::RecordCutOff(_) => self.lexer_error(err),
             };
         }
         let err = self.lexer_error(err);
-        self.failure = Failure::Lexer(err.duplicate());
+        self.failure = Failure::Reported(err.duplicate());
         self.state = State::Failed;
+        err
+    }
+
+    /// An error in the input that a read finds rather than the lexer (a string that is not
+    /// UTF-8, a duplicate key), given whole: the reader stops there as at an error of the
+    /// lexer (see [`Self::stop`]), and every later peek and read reports it again, rather
+    /// than hand out what follows the bad token (in NDJSON, the next line's tokens as the
+    /// record's when the error is the record's cut-off). Out of line, off the reads' path.
+    #[cold]
+    #[inline(never)]
+    fn fail_on_read(&mut self, err: Error) -> Error {
+        if self.state != State::Failed {
+            self.pending = None;
+            self.next_start = self.pos;
+            self.failure = Failure::Reported(err.duplicate());
+            self.state = State::Failed;
+        }
         err
     }
 
@@ -2343,14 +2390,19 @@ impl<S: Input> JsonReader<S> {
             .unwrap_or_else(|| self.decorate(err))
     }
 
-    /// The error of a number that does not convert (see [`Self::read_number_as`]), or the
-    /// record's cut-off in its place, which stops the reader.
+    /// The error of the pending number, which does not convert (see
+    /// [`Self::read_number_as`]) and stays unread, or the record's cut-off in its place,
+    /// which stops the reader. As for a read of the wrong type (see [`Self::mismatch`]),
+    /// [`Reader::span`] then gives the number's span.
     #[cold]
     #[inline(never)]
-    fn conversion_error(&mut self, err: Error) -> Error {
+    fn conversion_error(&mut self, err: Error, pending: Pending) -> Error {
+        let offset = self.input.offset();
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
         let err = err.or_span(self.span());
         self.stop_at_record_cut(&err)
-            .unwrap_or_else(|| self.value_error(err))
+            .unwrap_or_else(|| self.decorate(err))
     }
 
     /// A read's error that the record's cut-off replaces (see [`Self::record_cut_error`]):
@@ -2461,15 +2513,36 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Checks that a pending string or name token is UTF-8.
+    /// Checks that a pending string or name token is UTF-8; if not, the reader fails (see
+    /// [`Self::string_not_utf8`]).
     #[inline(always)]
-    fn check_string(&self, pending: Pending) -> Result<()> {
+    fn check_string(&mut self, pending: Pending) -> Result<()> {
         if let Some((at, bytes, false)) = self.borrowed_text(pending, self.pos)
-            && let Err(err) = scan::utf8(bytes)
+            && scan::utf8(bytes).is_err()
         {
-            return Err(self.decorate(self.utf8_error(at, bytes.len(), &err, "a string")));
+            let len = bytes.len();
+            return Err(self.string_not_utf8(at, len, false));
         }
         Ok(())
+    }
+
+    /// The string or key whose content lies at `at` (`len` bytes) in the window is not
+    /// UTF-8, found when it is read (`read`: the reader has moved past it) or skipped: the
+    /// reader fails for good, as at any other error in the input. The content is checked
+    /// again here, so that the reads pass nothing but offsets on their way out.
+    #[cold]
+    #[inline(never)]
+    fn string_not_utf8(&mut self, at: usize, len: usize, read: bool) -> Error {
+        let Err(err) = std::str::from_utf8(&self.input.window()[at..at + len]) else {
+            return Error::custom("a string failed its UTF-8 check and then passed it");
+        };
+        let err = self.utf8_error(at, len, &err, "a string");
+        let err = if read {
+            self.value_error(err)
+        } else {
+            self.decorate(err)
+        };
+        self.fail_on_read(err)
     }
 
     /// Reads a string or name (both are accepted by both read methods).
@@ -2488,21 +2561,29 @@ impl<S: Input> JsonReader<S> {
         } else {
             self.commit_scalar(pending.len);
         }
-        match self.borrowed_text(pending, start) {
-            Some((_, bytes, true)) => {
-                // SAFETY: `true` means the lexer proved these bytes UTF-8: it saw no byte of
-                // 0x80 or more (ASCII), or the input is a `&str` and the bytes lie between
-                // two ASCII quotes (character boundaries). Tested by the `proven_utf8` tests.
-                Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
-            }
+        // The text is taken as a pointer and a length: a reference returned from one arm
+        // would keep `self` borrowed in the arm that stops the reader (a limit of the borrow
+        // checker). Checking the text first and borrowing it again after gave the consumer's
+        // loop another layout, and canada.json 0.3% more instructions.
+        let (text, len) = match self.borrowed_text(pending, start) {
+            Some((_, bytes, true)) => (bytes.as_ptr(), bytes.len()),
             Some((at, bytes, false)) => match scan::utf8(bytes) {
-                Ok(text) => Ok(text),
-                Err(err) => {
-                    Err(self.value_error(self.utf8_error(at, bytes.len(), &err, "a string")))
+                Ok(text) => (text.as_ptr(), text.len()),
+                Err(_) => {
+                    let len = bytes.len();
+                    return Err(self.string_not_utf8(at, len, true));
                 }
             },
-            None => Ok(&self.scratch),
-        }
+            None => (self.scratch.as_ptr(), self.scratch.len()),
+        };
+        // SAFETY: the pointer and length are those of bytes in the window or of the scratch
+        // buffer, which nothing changes while the returned text borrows `self`. They are
+        // UTF-8: the scratch buffer is a `String`, the bytes were checked just above, or
+        // (`proven`) the lexer proved them so, seeing no byte of 0x80 or more (ASCII), or the
+        // input is a `&str` and the bytes lie between two ASCII quotes (character
+        // boundaries). Tested by `strings_and_keys_of_every_length_read_the_same_on_every_path`
+        // and `a_string_that_is_not_utf8_stops_the_reader`.
+        Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(text, len)) })
     }
 
     /// The content of the string or key token `pending`, which starts at `start` in the
@@ -2558,7 +2639,8 @@ impl<S: Input> JsonReader<S> {
             if self.keys.insert(key, input) {
                 return Ok(());
             }
-            return Err(self.duplicate_key_error(text, pending.len));
+            let err = self.duplicate_key_error(text, pending.len);
+            return Err(self.fail_on_read(err));
         }
         self.track_key_slow()
     }
@@ -2593,7 +2675,8 @@ impl<S: Input> JsonReader<S> {
                 let name = match key {
                     KeyBytes::Input(_, bytes) | KeyBytes::Copy(bytes) => bytes,
                 };
-                Err(self.duplicate_key_error(name, pending.len))
+                let err = self.duplicate_key_error(name, pending.len);
+                Err(self.fail_on_read(err))
             }
         }
     }
@@ -2687,11 +2770,20 @@ impl<S: Input> JsonReader<S> {
         }
         let start = self.pos;
         self.commit_scalar(pending.len);
+        self.number_of(pending, start)
+    }
+
+    /// The number of the number token `pending`, which starts at `start` in the window.
+    fn number_of(&self, pending: Pending, start: usize) -> Result<Number<'_>> {
+        let window = self.input.window();
         Ok(match pending.payload {
-            Payload::Text(from, to, hint) => Number::Text(
-                number_text(self.input.window(), start + from, to - from),
-                hint,
-            ),
+            Payload::Number | Payload::Decimal(_) => match pending.entry {
+                Entry::Number(hint) => Number::Text(number_text(window, start, pending.len), hint),
+                _ => return Err(Error::custom("number token without a number")),
+            },
+            Payload::Text(from, to, hint) => {
+                Number::Text(number_text(window, start + from, to - from), hint)
+            }
             Payload::ScratchText(hint) => Number::Text(&self.scratch, hint),
             Payload::U64(v) => Number::U64(v),
             Payload::I64(v) => Number::I64(v),
@@ -2704,10 +2796,20 @@ impl<S: Input> JsonReader<S> {
     /// case they handle inline: the number token converted by `convert`, which also builds
     /// the errors (too long or too large for the scanner, JSON5 spellings, out of range,
     /// not a number). Out of line, so the inlined reads stay small.
+    ///
+    /// The token is consumed only once it has converted: a number that does not fit the
+    /// type asked for is the caller's choice of type, not an error in the input, so it
+    /// stays to be read another way (`read_f64`, `read_number`) or skipped.
     #[inline(never)]
     fn read_number_as<T>(&mut self, convert: impl FnOnce(Number<'_>) -> Result<T>) -> Result<T> {
-        let value = convert(self.read_number()?);
-        value.map_err(|e| self.conversion_error(e))
+        let pending = self.take("a number", Entry::is_number)?;
+        match convert(self.number_of(pending, self.pos)?) {
+            Ok(value) => {
+                self.commit_scalar(pending.len);
+                Ok(value)
+            }
+            Err(err) => Err(self.conversion_error(err, pending)),
+        }
     }
 
     /// Consumes the pending token whatever it is, validating it (used by `skip`).

@@ -720,3 +720,151 @@ fn a_record_cut_by_its_line_feed_stays_failed_once_a_read_has_reported_the_cut()
         assert_eq!((err.code(), err.span()), cut, "{text:?}");
     }
 }
+
+/// Records of `text` from the slice (`chunk` 0) or through `io::Read` in `chunk`-byte reads.
+fn records_of(text: &[u8], chunk: usize) -> NdjsonReader<sluice_json::IoInput<Trickle<'_>>> {
+    // Chunk 0 stands for the whole text in one read.
+    let chunk = if chunk == 0 { text.len().max(1) } else { chunk };
+    NdjsonReader::from_read(Trickle { bytes: text, chunk })
+}
+
+#[test]
+fn a_string_that_is_not_utf8_on_the_line_after_its_record_stops_the_reader_at_the_cut() {
+    // The string on the next line is read: its bytes are not UTF-8, but the record's line
+    // ended first, at offset 5. The reader stops there as at any other cut: it used to go
+    // on handing out the next line's tokens (`]`) as the record's.
+    let text = b"[\"a\",\n\"\xff\"]\n[1]\n";
+    let cut = (codes::UNEXPECTED_EOF, Some(Span::at(5)));
+    fn check<S: Input>(mut record: sluice_json::Record<'_, S>, how: &str) {
+        let cut = (codes::UNEXPECTED_EOF, Some(Span::at(5)));
+        record.read_array_root().unwrap();
+        assert_eq!(record.read_str().unwrap(), "a", "{how}");
+        let errors = [
+            failure(record.read_str().map(drop)),
+            failure(record.peek()),
+            failure(record.read_array_end()),
+            failure(record.read_str().map(drop)),
+            failure(record.skip()),
+        ];
+        for err in errors {
+            assert_eq!((err.code(), err.span()), cut, "{how}");
+        }
+    }
+    let mut records = NdjsonReader::from_slice(text);
+    check(records.next_record().unwrap().unwrap(), "slice");
+    let err = failure(records.next_record().map(drop));
+    assert_eq!((err.code(), err.span()), cut);
+    for chunk in 1..=9 {
+        let how = format!("{chunk}-byte reads");
+        let mut records = records_of(text, chunk);
+        check(records.next_record().unwrap().unwrap(), &how);
+        let err = failure(records.next_record().map(drop));
+        assert_eq!((err.code(), err.span()), cut, "{how}");
+    }
+    // Skipped rather than read, the same.
+    let mut records = NdjsonReader::from_slice(text);
+    let mut record = records.next_record().unwrap().unwrap();
+    let err = failure(record.skip());
+    assert_eq!((err.code(), err.span()), cut);
+    assert_eq!(failure(record.peek()).code(), codes::UNEXPECTED_EOF);
+}
+
+#[test]
+fn after_a_record_with_an_error_in_its_input_next_record_repeats_the_error() {
+    // A syntax error, a string that is not UTF-8, a duplicate key, each in record 2: the
+    // reader stops, and `next_record` reports the same error again rather than go on to
+    // record 3 (the parallel ingestion with `skip_errors` is the way past bad records).
+    let cases: [(&[u8], sluice_core::ErrorCode, Span); 3] = [
+        (b"1\n[1 2]\n3\n", codes::EXPECT_COMMA, Span::new(5, 6)),
+        (b"1\n[\"\xff\"]\n3\n", codes::INVALID_UTF8, Span::new(4, 5)),
+        (
+            b"1\n{\"a\":1,\"a\":2}\n3\n",
+            codes::DUPLICATE_KEY,
+            Span::new(9, 12),
+        ),
+    ];
+    for (text, code, span) in cases {
+        for chunk in 0..=9 {
+            let how = format!("{:?} {chunk}-byte reads", String::from_utf8_lossy(text));
+            let mut records = records_of(text, chunk);
+            let mut first = records.next_record().unwrap().unwrap();
+            assert_eq!(first.read_u8().unwrap(), 1, "{how}");
+            let mut second = records.next_record().unwrap().unwrap();
+            let err = failure(Token::read_all(&mut second));
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{how}");
+            let err = failure(second.peek());
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{how}");
+            for _ in 0..2 {
+                let err = failure(records.next_record().map(drop));
+                assert_eq!((err.code(), err.span()), (code, Some(span)), "{how}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_duplicate_key_in_a_record_stops_the_reader() {
+    // The key used to stay pending: every `next_record` reported it again, but a peek
+    // answered `Name`.
+    let text = b"{\"a\":1,\"a\":2}\n{\"b\":3}\n";
+    let duplicate = (codes::DUPLICATE_KEY, Some(Span::new(7, 10)));
+    for chunk in 0..=9 {
+        let mut records = records_of(text, chunk);
+        let mut record = records.next_record().unwrap().unwrap();
+        record.read_map_root().unwrap();
+        assert_eq!(record.read_name().unwrap(), "a");
+        assert_eq!(record.read_u8().unwrap(), 1);
+        let errors = [
+            failure(record.read_name().map(drop)),
+            failure(record.peek()),
+            failure(record.read_u8()),
+            failure(record.skip()),
+        ];
+        for err in errors {
+            assert_eq!((err.code(), err.span()), duplicate, "{chunk}");
+        }
+        let err = failure(records.next_record().map(drop));
+        assert_eq!((err.code(), err.span()), duplicate, "{chunk}");
+    }
+}
+
+#[test]
+fn after_a_read_of_the_wrong_type_next_record_goes_on_to_the_next_record() {
+    // A read the record cannot answer (a string read as a number, 300 read as a u8) is
+    // the caller's error: the token stays, another read may take it, and `next_record`
+    // skips (and checks) the rest of the record and hands out the next one.
+    let text = b"{\"a\":\"x\",\"b\":300}\n{\"a\":\"y\",\"b\":2}\n";
+    for chunk in 0..=9 {
+        let mut records = records_of(text, chunk);
+        let mut record = records.next_record().unwrap().unwrap();
+        record.read_map_root().unwrap();
+        record.read_name().unwrap();
+        let err = failure(record.read_u8());
+        assert_eq!(
+            (err.code(), err.span()),
+            (sluice_core::codes::UNEXPECTED_ENTRY, Some(Span::new(5, 8))),
+            "{chunk}"
+        );
+        assert_eq!(record.read_str().unwrap(), "x", "{chunk}");
+        record.read_name().unwrap();
+        let err = failure(record.read_u8());
+        assert_eq!(
+            (err.code(), err.span()),
+            (
+                sluice_core::codes::NUMBER_OUT_OF_RANGE,
+                Some(Span::new(13, 16))
+            ),
+            "{chunk}"
+        );
+        assert_eq!(
+            record.peek().unwrap(),
+            Entry::Number(sluice_core::NumberHint::Integer)
+        );
+        let mut next = records.next_record().unwrap().unwrap();
+        assert_eq!((next.number(), next.line()), (2, 2), "{chunk}");
+        next.read_map_root().unwrap();
+        assert_eq!(next.read_name().unwrap(), "a", "{chunk}");
+        assert_eq!(next.read_str().unwrap(), "y", "{chunk}");
+        assert!(records.next_record().unwrap().is_none(), "{chunk}");
+    }
+}

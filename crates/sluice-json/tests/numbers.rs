@@ -33,6 +33,9 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
                             let err = slice.read_f64().unwrap_err();
                             assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
                             assert_eq!(io.read_f64().unwrap_err().code(), err.code());
+                            // A number that does not convert stays unread.
+                            slice.skip().unwrap();
+                            io.skip().unwrap();
                         } else {
                             let bits = expected.to_bits();
                             assert_eq!(slice.read_f64().unwrap().to_bits(), bits, "{text}");
@@ -48,6 +51,8 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
                             let err = slice.read_i64().unwrap_err();
                             assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
                             assert_eq!(io.read_i64().unwrap_err().code(), err.code());
+                            slice.skip().unwrap();
+                            io.skip().unwrap();
                         }
                     },
                     _ => match text.parse::<u64>() {
@@ -59,6 +64,8 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
                             let err = slice.read_u64().unwrap_err();
                             assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
                             assert_eq!(io.read_u64().unwrap_err().code(), err.code());
+                            slice.skip().unwrap();
+                            io.skip().unwrap();
                         }
                     },
                 }
@@ -223,6 +230,8 @@ fn integers_at_the_limits_read_exactly_or_fail_with_a_range_error() {
     assert_eq!(reader.read_u64().unwrap(), 0);
     let err = reader.read_u64().unwrap_err();
     assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    // The number stays unread: read another way.
+    assert_eq!(reader.read_i64().unwrap(), -1);
     let err = reader.read_f64().unwrap_err();
     assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
     assert_eq!(err.span(), Some(sluice_core::Span::new(9, 14)));
@@ -235,6 +244,7 @@ fn integers_at_the_limits_read_exactly_or_fail_with_a_range_error() {
     assert_eq!(reader.read_u64().unwrap(), 7);
     let err = reader.read_u64().unwrap_err();
     assert_eq!(err.path().unwrap().to_string(), "$.a[1]");
+    reader.skip().unwrap();
     reader.read_array_end().unwrap();
     reader.read_name().unwrap();
     let err = reader.read_i64().unwrap_err();
@@ -304,6 +314,8 @@ fn narrow_integer_reads_agree_with_the_general_conversion() {
                     assert_eq!(got.span(), Some(span), "{text} as {name}");
                     let path = got.path().map(ToString::to_string);
                     assert_eq!(path, Some(format!("$[{index}]")), "{text} as {name}");
+                    // The number stays unread.
+                    reader.skip().unwrap();
                 }
                 (got, want) => panic!("{text} as {name}: {got:?} but {want:?}"),
             }
@@ -352,5 +364,7 @@ fn integer_reads_of_float_text_are_exact_on_the_digits() {
     reader.read_array_root().unwrap();
     let err = reader.read_u8().unwrap_err();
     assert_eq!(err.code(), core_codes::NUMBER_NOT_INTEGER);
+    // The number stays unread, for another read to take.
+    assert_eq!(reader.read_f64().unwrap(), 255.0);
     assert_eq!(reader.read_u8().unwrap(), 25);
 }

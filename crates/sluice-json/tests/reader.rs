@@ -393,10 +393,13 @@ fn numbers_keep_their_text_and_hint() {
         core_codes::NUMBER_OUT_OF_RANGE
     );
     assert_eq!(reader.span(), Span::new(1, 4));
+    // A number that does not convert stays unread.
+    assert_eq!(reader.read_i16().unwrap(), 300);
     assert_eq!(
         reader.read_i64().unwrap_err().code(),
         core_codes::NUMBER_NOT_INTEGER
     );
+    assert_eq!(reader.read_f64().unwrap(), 1.5);
     assert_eq!(reader.read_u128().unwrap(), 1u128 << 64);
 }
 
@@ -617,6 +620,8 @@ fn integer_reads_are_exact_at_every_length_and_sign() {
         core_codes::NUMBER_OUT_OF_RANGE
     );
     assert_eq!(reader.span(), Span::new(1, 3));
+    // The number stays unread, for another read to take.
+    assert_eq!(reader.read_i64().unwrap(), -1);
     assert_eq!(reader.read_i64().unwrap(), 1);
 }
 
@@ -624,12 +629,17 @@ fn integer_reads_are_exact_at_every_length_and_sign() {
 fn a_string_that_is_not_utf8_names_its_own_path() {
     // The string is checked as it is read, after the reader has moved past it: the path
     // still names the string, not the position after it.
-    let mut reader = JsonReader::from_slice(b"[\"ok\", \"\xff\", {\"a\": \"\xfe\"}]");
+    let mut reader = JsonReader::from_slice(b"[\"ok\", \"\xff\"]");
     reader.read_array_root().unwrap();
     assert_eq!(reader.read_str().unwrap(), "ok");
     let err = reader.read_str().unwrap_err();
     assert_eq!(err.code(), codes::INVALID_UTF8);
     assert_eq!(err.path().unwrap().to_string(), "$[1]");
+    // The first error stops the reader: a second string is checked by a reader of its own.
+    let mut reader = JsonReader::from_slice(b"[\"ok\", 1, {\"a\": \"\xfe\"}]");
+    reader.read_array_root().unwrap();
+    assert_eq!(reader.read_str().unwrap(), "ok");
+    assert_eq!(reader.read_u8().unwrap(), 1);
     reader.read_map_root().unwrap();
     assert_eq!(reader.read_name().unwrap(), "a");
     let err = reader.read_str().unwrap_err();
@@ -955,4 +965,304 @@ fn an_error_about_a_long_token_quotes_an_excerpt_and_spans_all_of_it() {
     assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
     assert_eq!(err.span(), Some(Span::new(0, digits.len())));
     short(&err);
+}
+
+/// Reads `text` until its first error, token by token and (separately) by one `skip` of the
+/// whole document, from the slice and through `io::Read` in reads of 1 to 9 bytes: the
+/// first error is `code` at `span`, and every later peek, read, skip and `finish()` reports
+/// it again (an error in the input is final).
+#[track_caller]
+fn assert_final_error(text: &[u8], options: &JsonOptions, code: ErrorCode, span: (usize, usize)) {
+    fn errors<S: sluice_json::Input>(
+        mut reader: JsonReader<S>,
+        skip: bool,
+    ) -> Vec<sluice_core::Error> {
+        let first = if skip {
+            reader.skip().expect_err("the skip fails")
+        } else {
+            loop {
+                let result = reader
+                    .peek()
+                    .and_then(|entry| Token::read(&mut reader, entry));
+                if let Err(err) = result {
+                    break err;
+                }
+            }
+        };
+        vec![
+            first,
+            reader.peek().expect_err("a peek"),
+            reader.peek().expect_err("a second peek"),
+            reader.read_u8().expect_err("a number read"),
+            reader.read_str().map(drop).expect_err("a string read"),
+            reader.read_name().map(drop).expect_err("a key read"),
+            reader.skip().expect_err("a skip"),
+            reader.finish().expect_err("finish"),
+        ]
+    }
+    let expected = (code, Some(Span::new(span.0, span.1)));
+    for skip in [false, true] {
+        let slice = JsonReader::new(sluice_json::SliceInput::new(text), options.clone());
+        let mut all = vec![("slice".to_owned(), errors(slice, skip))];
+        for chunk in 1..=9 {
+            let input = common::trickle_input(text, chunk);
+            let reader = JsonReader::new(input, options.clone());
+            all.push((format!("{chunk}-byte reads"), errors(reader, skip)));
+        }
+        for (how, errors) in all {
+            for err in errors {
+                assert_eq!(
+                    (err.code(), err.span()),
+                    expected,
+                    "{:?} {how}, skip {skip}: {err}",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_string_that_is_not_utf8_stops_the_reader() {
+    // Borrowed strings are checked when read or skipped, escaped ones when lexed: either
+    // way the reader stops there, rather than read on after the bad string.
+    assert_final_error(b"[\"\xff\", 1]", &strict(), codes::INVALID_UTF8, (2, 3));
+    assert_final_error(b"[\"a\\n\xff\", 1]", &strict(), codes::INVALID_UTF8, (5, 6));
+    assert_final_error(b"{\"\xfe\": 1}", &strict(), codes::INVALID_UTF8, (2, 3));
+    assert_final_error(
+        b"{\"a\": \"x\xc3\"}",
+        &strict(),
+        codes::INVALID_UTF8,
+        (8, 9),
+    );
+    let last_wins = relaxed_last_wins();
+    assert_final_error(b"{\"\xfe\": 1}", &last_wins, codes::INVALID_UTF8, (2, 3));
+}
+
+#[test]
+fn a_lone_surrogate_or_an_invalid_escape_stops_the_reader() {
+    assert_final_error(
+        b"[\"\\ud800\", 1]",
+        &strict(),
+        codes::LONE_SURROGATE,
+        (2, 8),
+    );
+    assert_final_error(
+        b"[\"\\udc00x\", 1]",
+        &strict(),
+        codes::LONE_SURROGATE,
+        (2, 8),
+    );
+    assert_final_error(b"[\"\\q\", 1]", &strict(), codes::INVALID_ESCAPE, (2, 4));
+    assert_final_error(
+        b"{\"\\u12G4\": 1}",
+        &strict(),
+        codes::INVALID_ESCAPE,
+        (2, 7),
+    );
+}
+
+#[test]
+fn a_control_character_in_a_string_stops_the_reader() {
+    assert_final_error(
+        b"[\"a\x01\", 1]",
+        &strict(),
+        codes::CONTROL_CHARACTER,
+        (3, 4),
+    );
+    assert_final_error(
+        b"{\"a\tb\": 1}",
+        &strict(),
+        codes::CONTROL_CHARACTER,
+        (3, 4),
+    );
+}
+
+#[test]
+fn a_duplicate_key_stops_the_reader() {
+    // It used to stay pending: a peek answered `Name`, a number read said the entry was
+    // wrong, and only a key read or a skip reported the duplicate again.
+    let text = br#"{"a": 1, "a": 2, "b": 3}"#;
+    assert_final_error(text, &strict(), codes::DUPLICATE_KEY, (9, 12));
+    let escaped = br#"{"a": 1, "\u0061": 2}"#;
+    assert_final_error(escaped, &strict(), codes::DUPLICATE_KEY, (9, 17));
+}
+
+#[test]
+fn nesting_beyond_max_depth_stops_the_reader() {
+    let options = JsonOptions {
+        max_depth: 2,
+        ..strict()
+    };
+    assert_final_error(b"[[[1]], 2]", &options, codes::DEPTH_EXCEEDED, (2, 3));
+}
+
+#[test]
+fn a_read_of_the_wrong_type_leaves_the_token_for_another_read() {
+    for chunk in 0..=9 {
+        let text = br#"{"a": "x", "b": [true]}"#;
+        let mut slice;
+        let mut streamed;
+        let reader: &mut dyn Reader = if chunk == 0 {
+            slice = JsonReader::from_slice(text);
+            &mut slice
+        } else {
+            streamed = JsonReader::new(common::trickle_input(text, chunk), strict());
+            &mut streamed
+        };
+        let how = format!("{chunk}-byte reads (0: slice)");
+        reader.read_map_root().unwrap();
+        let err = reader.read_u8().expect_err(&how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::new(1, 4))),
+            "{how}"
+        );
+        assert_eq!(reader.read_name().unwrap(), "a", "{how}");
+        let err = reader.read_bool().expect_err(&how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::new(6, 9))),
+            "{how}"
+        );
+        assert_eq!(reader.peek().unwrap(), Entry::String, "{how}");
+        assert_eq!(reader.read_str().unwrap(), "x", "{how}");
+        assert_eq!(reader.read_name().unwrap(), "b", "{how}");
+        let err = reader.read_map_end().expect_err(&how);
+        assert_eq!(err.code(), core_codes::UNEXPECTED_ENTRY, "{how}");
+        reader.read_array_root().unwrap();
+        assert!(reader.read_bool().unwrap(), "{how}");
+        reader.read_array_end().unwrap();
+        reader.read_map_end().unwrap();
+        assert_eq!(reader.peek().unwrap(), Entry::Ended, "{how}");
+    }
+}
+
+#[test]
+fn a_number_that_does_not_convert_stays_for_another_read() {
+    // 300 as a u8, 1.5 as an integer, -1 as unsigned, a JSON5 hexadecimal beyond 64 bits:
+    // the error has the number's span and path, `span()` gives the number's span, and the
+    // number is read again another way. It used to be consumed by the failed read.
+    let text = "[300, 1.5, -1, 0x10000000000000000]";
+    for chunk in 0..=9 {
+        let mut slice;
+        let mut streamed;
+        let reader: &mut dyn Reader = if chunk == 0 {
+            slice = JsonReader::from_str(text).with_options(JsonOptions::json5());
+            &mut slice
+        } else {
+            let input = common::trickle_input(text.as_bytes(), chunk);
+            streamed = JsonReader::new(input, JsonOptions::json5());
+            &mut streamed
+        };
+        let how = format!("{chunk}-byte reads (0: slice)");
+        reader.read_array_root().unwrap();
+        let cases: [(NumberRead, ErrorCode, (usize, usize)); 4] = [
+            (
+                |r| r.read_u8().map(drop),
+                core_codes::NUMBER_OUT_OF_RANGE,
+                (1, 4),
+            ),
+            (
+                |r| r.read_i64().map(drop),
+                core_codes::NUMBER_NOT_INTEGER,
+                (6, 9),
+            ),
+            (
+                |r| r.read_u32().map(drop),
+                core_codes::NUMBER_OUT_OF_RANGE,
+                (11, 13),
+            ),
+            (
+                |r| r.read_u64().map(drop),
+                core_codes::NUMBER_OUT_OF_RANGE,
+                (15, 34),
+            ),
+        ];
+        for (index, (read, code, span)) in cases.into_iter().enumerate() {
+            let err = read(reader).expect_err(&how);
+            let span = Span::new(span.0, span.1);
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{how}");
+            assert_eq!(
+                err.path().unwrap().to_string(),
+                format!("$[{index}]"),
+                "{how}"
+            );
+            assert_eq!(reader.span(), span, "{how}");
+            // Twice: nothing moved.
+            assert_eq!(read(reader).unwrap_err().code(), code, "{how}");
+            assert!(matches!(reader.peek().unwrap(), Entry::Number(_)), "{how}");
+            reader.skip().unwrap();
+        }
+        reader.read_array_end().unwrap();
+        // Each number is read again another way, in turn: no failed read consumed one.
+        let mut reader = JsonReader::from_str(text).with_options(JsonOptions::json5());
+        reader.read_array_root().unwrap();
+        assert!(reader.read_u8().is_err());
+        assert_eq!(reader.read_u16().unwrap(), 300);
+        assert!(reader.read_i64().is_err());
+        assert_eq!(reader.read_f64().unwrap(), 1.5);
+        assert!(reader.read_u32().is_err());
+        assert_eq!(reader.read_i8().unwrap(), -1);
+        assert!(reader.read_u64().is_err());
+        assert_eq!(reader.read_u128().unwrap(), 1u128 << 64);
+        reader.read_array_end().unwrap();
+        reader.finish().unwrap();
+    }
+}
+
+#[test]
+fn an_io_error_stops_the_reader() {
+    // A source that fails once after its first bytes, then would go on: the reader repeats
+    // the error (its code, span and I/O kind) and does not read the source again.
+    struct FailsOnce<'a> {
+        bytes: &'a [u8],
+        failed: bool,
+        reads_after: usize,
+    }
+    impl std::io::Read for FailsOnce<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.failed {
+                self.reads_after += 1;
+            } else if self.bytes.len() < 8 {
+                self.failed = true;
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            let n = buf.len().min(self.bytes.len()).min(3);
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+    let text = br#"[1, 2, "three", 4]"#;
+    let source = FailsOnce {
+        bytes: text,
+        failed: false,
+        reads_after: 0,
+    };
+    let mut reader = JsonReader::new(IoInput::with_window(source, 8), strict());
+    let first = loop {
+        match reader
+            .peek()
+            .and_then(|entry| Token::read(&mut reader, entry))
+        {
+            Ok(_) => {}
+            Err(err) => break err,
+        }
+    };
+    assert_eq!(first.code(), core_codes::IO);
+    let again = [
+        reader.peek().unwrap_err(),
+        reader.read_u8().unwrap_err(),
+        reader.skip().unwrap_err(),
+        reader.finish().unwrap_err(),
+    ];
+    for err in again {
+        assert_eq!((err.code(), err.span()), (first.code(), first.span()));
+        let kind = std::error::Error::source(&err)
+            .and_then(|source| source.downcast_ref::<std::io::Error>())
+            .map(std::io::Error::kind);
+        assert_eq!(kind, Some(std::io::ErrorKind::Other));
+    }
+    assert_eq!(reader.into_input().into_inner().reads_after, 0);
 }
