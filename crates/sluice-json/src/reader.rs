@@ -2240,24 +2240,33 @@ impl<S: Input> JsonReader<S> {
         })
     }
 
+    /// The error of a `\u` or `\x` escape at `at` without its `digits` hexadecimal digits
+    /// (the input goes on past them: see [`Self::escape_cut_by_end`]). The span runs from
+    /// the backslash to the first byte that is no such digit, included, as far as the
+    /// window holds, so both escapes point at what is wrong the same way.
+    #[cold]
+    fn bad_hex_escape(&self, at: usize, digits: usize, message: &str) -> Error {
+        let rest = self.rest();
+        let hex = rest[(at + 2).min(rest.len())..]
+            .iter()
+            .take(digits)
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        let end = (at + 2 + hex + 1).min(rest.len());
+        self.error_at(
+            codes::INVALID_ESCAPE,
+            message,
+            self.pos + at,
+            self.pos + end,
+        )
+    }
+
     fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
         let rest = self.rest();
         let Some(unit) = hex4(&rest[(at + 2).min(rest.len())..]) else {
-            if let Some(err) = self.escape_cut_by_end(at, 2, b"hhhh") {
-                return Err(err);
-            }
-            let len = 2 + rest[(at + 2).min(rest.len())..]
-                .iter()
-                .take(4)
-                .take_while(|b| b.is_ascii_hexdigit())
-                .count();
-            let end = (at + len + 1).min(rest.len());
-            return Err(self.error_at(
-                codes::INVALID_ESCAPE,
-                "`\\u` must be followed by four hexadecimal digits",
-                self.pos + at,
-                self.pos + end,
-            ));
+            return Err(self.escape_cut_by_end(at, 2, b"hhhh").unwrap_or_else(|| {
+                self.bad_hex_escape(at, 4, "`\\u` must be followed by four hexadecimal digits")
+            }));
         };
         let lone = || {
             self.error_at(
@@ -2308,9 +2317,13 @@ impl<S: Input> JsonReader<S> {
                 match value.and_then(char::from_u32) {
                     Some(c) => (Some(c), at + 4),
                     None => {
-                        return Err(self
-                            .escape_cut_by_end(at, 2, b"hh")
-                            .unwrap_or_else(|| self.invalid_escape(at)));
+                        return Err(self.escape_cut_by_end(at, 2, b"hh").unwrap_or_else(|| {
+                            self.bad_hex_escape(
+                                at,
+                                2,
+                                "`\\x` must be followed by two hexadecimal digits",
+                            )
+                        }));
                     }
                 }
             }

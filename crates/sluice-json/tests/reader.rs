@@ -113,7 +113,10 @@ fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
     assert_error(b"\"\\ud800\\n", &o, codes::LONE_SURROGATE, (1, 7));
     assert_error(b"\"\\ud800\\u0041", &o, codes::LONE_SURROGATE, (1, 7));
     assert_error(b"\"\\ud800\\ud8", &o, codes::UNCLOSED_STRING, (0, 11));
-    assert_error(b"'\\x4G", &json5, codes::INVALID_ESCAPE, (1, 3));
+    // `\x` as `\u`: from the backslash to the first byte that is no hexadecimal digit.
+    assert_error(b"'\\x4G", &json5, codes::INVALID_ESCAPE, (1, 5));
+    assert_error(b"'\\xG4'", &json5, codes::INVALID_ESCAPE, (1, 4));
+    assert_error(b"'\\x'", &json5, codes::INVALID_ESCAPE, (1, 4));
 }
 
 #[test]

@@ -1390,8 +1390,8 @@ fn json5_escapes_decode_line_breaks_of_every_kind_and_the_other_escapes() {
             ("\"\\09\"", codes::INVALID_ESCAPE, (1, 3)),
             ("\"\\8\"", codes::INVALID_ESCAPE, (1, 3)),
             ("\"\\9\"", codes::INVALID_ESCAPE, (1, 3)),
-            ("\"\\x\"", codes::INVALID_ESCAPE, (1, 3)),
-            ("\"\\xG1\"", codes::INVALID_ESCAPE, (1, 3)),
+            ("\"\\x\"", codes::INVALID_ESCAPE, (1, 4)),
+            ("\"\\xG1\"", codes::INVALID_ESCAPE, (1, 4)),
             ("\"\\u{41}\"", codes::INVALID_ESCAPE, (1, 4)),
             // The input ends inside the continuation or right after it.
             ("\"\\\r", codes::UNCLOSED_STRING, (0, 3)),
