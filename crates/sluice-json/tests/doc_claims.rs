@@ -393,24 +393,6 @@ fn json5_whitespace_is_refused_by_strict_json() {
 // ----- Errors -------------------------------------------------------------------------------
 
 #[test]
-fn a_syntax_error_is_reported_again_by_every_later_call() {
-    let mut reader = JsonReader::from_str("[1 2, 3]");
-    reader.read_array_root().unwrap();
-    reader.read_u8().unwrap();
-    let first = reader.peek().unwrap_err();
-    assert_eq!(first.code(), codes::EXPECT_COMMA);
-    let again: [Error; 4] = [
-        reader.peek().unwrap_err(),
-        reader.read_u8().unwrap_err(),
-        reader.skip().unwrap_err(),
-        reader.finish().unwrap_err(),
-    ];
-    for err in again {
-        assert_eq!((err.code(), err.span()), (first.code(), first.span()));
-    }
-}
-
-#[test]
 fn a_missing_comma_after_a_member_names_the_object_and_the_member_before() {
     let err = error(r#"{"width": 1 "height": 2}"#, &strict());
     assert_eq!(err.code(), codes::EXPECT_COMMA);
