@@ -3,7 +3,9 @@
 //! `io::Read` path must agree with the slice path, `skip()` with reading, typed number reads
 //! with Rust's own `parse`, `NdjsonReader` with the NDJSON preset, and a document that reads
 //! must write (condensed and pretty, with and without `escape_non_ascii`) and read back to
-//! the same tokens. The checks are `sluice_json::fuzzing::check_json_input`.
+//! the same tokens, and the strict reader (duplicate keys: last wins) must accept what
+//! serde_json accepts, to the same value. The checks are
+//! `sluice_json::fuzzing::check_json_input` (the `fuzzing` feature).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
