@@ -103,9 +103,11 @@ impl<S: Input> NdjsonReader<S> {
     /// After a record whose read failed on the caller's request (a read of the wrong kind,
     /// a number that does not convert: the token stays unread), this goes on to the next
     /// record. After an error in the input (see [`JsonReader`]'s "After an error"), it
-    /// reports that error again, as every read does: the reader does not resynchronise
-    /// at the next line. To go on past bad records, read with the
-    /// [`parallel`](crate::parallel) ingestion and its `skip_errors`.
+    /// reports that error again, as every read does, until
+    /// [`skip_bad_record`](Self::skip_bad_record) drops the bad record's line: then it goes
+    /// on with the next line.
+    ///
+    /// A second value on a record's line is found here, once the record was handed out.
     ///
     /// # Errors
     /// An I/O error, or an error in the rest of the previous record (a syntax error, a
@@ -140,7 +142,91 @@ impl<S: Input> NdjsonReader<S> {
         }))
     }
 
-    /// How many records were handed out.
+    /// After an error in the input, drops the rest of the bad record's line and clears the
+    /// error, so that [`next_record`](Self::next_record) goes on with the next line: the
+    /// 1-based number of the line dropped. `Ok(None)`, and nothing is dropped, when the
+    /// reader has met no such error (after a read that failed on the caller's request,
+    /// `next_record` goes on by itself).
+    ///
+    /// The line ends at the first line feed after the point of failure (in NDJSON no token
+    /// holds a raw line feed), or at the end of the input. A record cut by its line feed
+    /// (`[1,` then a line break) fails at that line feed, so the next line is the next
+    /// record, even when the value was read on over it. What follows is read exactly as a
+    /// new reader of the following lines would read it, with the line numbers, record
+    /// numbers, byte offsets, spans and data paths of the whole input; nesting, keys and
+    /// any state of the bad record are forgotten. The parallel ingestion with
+    /// [`skip_errors`](crate::parallel::ParallelOptions::skip_errors) finds the same good
+    /// records and the same bad lines.
+    ///
+    /// A bad line counts as the record its error's note names: the record handed out whose
+    /// value failed, or, for an error after the last record's value (a second value on its
+    /// line, `1 2`, or a comment left open after it) or in a record's first token, one
+    /// more; [`records_read`](Self::records_read) counts it. A record whose line goes on
+    /// with a second value was handed out (and may have been read whole) before its line
+    /// showed the error: the parallel ingestion, which checks each line's end, counts that
+    /// line as one bad record, and no good one.
+    ///
+    /// Memory stays bounded: the dropped line is read through the input's window, never
+    /// held, however long. Over `io::Read`, a record whose value goes on past its line feed
+    /// is cut as soon as the window must move, before the next line is dropped from it (so
+    /// it may fail at an earlier token than over a slice, with the same error).
+    ///
+    /// ```
+    /// use sluice_core::{Reader, Token};
+    /// use sluice_json::{codes, NdjsonReader};
+    /// let input = "{\"id\": 1}\n{\"id\": 2,}\n\n[1,\n{\"id\": 4}\n";
+    /// let mut records = NdjsonReader::from_read(input.as_bytes());
+    /// let (mut good, mut bad) = (Vec::new(), Vec::new());
+    /// loop {
+    ///     let error = match records.next_record() {
+    ///         Ok(None) => break,
+    ///         Ok(Some(mut record)) => {
+    ///             let line = record.line();
+    ///             match Token::read_all(&mut record) {
+    ///                 Ok(tokens) => {
+    ///                     good.push((line, tokens.len()));
+    ///                     continue;
+    ///                 }
+    ///                 Err(error) => error,
+    ///             }
+    ///         }
+    ///         Err(error) => error,
+    ///     };
+    ///     // An I/O error is final: `?` hands it on rather than loop on it.
+    ///     let line = records.skip_bad_record()?;
+    ///     bad.push((line, error.code()));
+    /// }
+    /// assert_eq!(good, [(1, 4), (5, 4)]);
+    /// // The `}` after `,` on line 2, and `[1,` cut by its line feed on line 4.
+    /// assert_eq!(bad, [(Some(2), codes::EXPECT_KEY), (Some(4), codes::UNEXPECTED_EOF)]);
+    /// assert_eq!(records.records_read(), 4);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The reader's I/O error, or one met while reading the rest of the line: the stream
+    /// may be broken, so an I/O error stays final, and is returned again.
+    pub fn skip_bad_record(&mut self) -> Result<Option<usize>> {
+        let Some(line) = self.reader.skip_failed_line()? else {
+            return Ok(None);
+        };
+        // A failure after the last record's value (or before any) is a record of its own.
+        if self.reader.values_read() >= self.records {
+            self.records += 1;
+            self.line = line;
+        }
+        // The bad record is done with: `next_record` has nothing of it left to skip.
+        self.reader.set_values_read(self.records);
+        Ok(Some(line))
+    }
+
+    /// The input, for example to recover an [`io::Read`].
+    pub fn into_input(self) -> S {
+        self.reader.into_input()
+    }
+
+    /// How many records were handed out, and bad lines skipped that held none (see
+    /// [`skip_bad_record`](Self::skip_bad_record)).
     #[must_use]
     pub fn records_read(&self) -> u64 {
         self.records

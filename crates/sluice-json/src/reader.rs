@@ -254,7 +254,9 @@ struct LineCounter {
 /// source. The reader stops there, and every later `peek`, read, `skip` and `finish()`
 /// reports the same error again (code, span, path; an I/O error keeps its kind), without
 /// reading the source again. A string's UTF-8 is checked when it is read or skipped, so a
-/// `peek` may answer [`Entry::String`] before the read fails.
+/// `peek` may answer [`Entry::String`] before the read fails. Only
+/// [`NdjsonReader::skip_bad_record`](crate::NdjsonReader::skip_bad_record) goes on past such
+/// an error (not an I/O error), at the next line.
 ///
 /// An error in the caller's request leaves the token unread, for another read to take: a
 /// read of the wrong kind (`read_str` on a number), and a number that does not convert to
@@ -914,6 +916,11 @@ impl<S: Input> JsonReader<S> {
             }
             if self.records && !self.frames.is_empty() {
                 self.search_record_for_line_feed(self.pos);
+                if !self.input.is_stable()
+                    && let Some(at) = self.record_line_feed
+                {
+                    return Err(self.record_cut_before_refill(at));
+                }
             }
             if !self.input.is_stable() {
                 // The refill may drop the bytes of keys the tracker holds by offset.
@@ -1152,6 +1159,116 @@ impl<S: Input> JsonReader<S> {
     fn record_broken_over_lines(&mut self) -> Option<usize> {
         self.search_record_for_line_feed(self.pos);
         self.record_line_feed
+    }
+
+    /// Over `io::Read`, an NDJSON record whose value went on past the line feed at `at`
+    /// (absolute) is cut there as soon as the window must move: the refill would drop the
+    /// bytes after the line feed, the next line that
+    /// [`NdjsonReader::skip_bad_record`](crate::NdjsonReader::skip_bad_record) goes on
+    /// with, and keeping them would hold an unbounded part of the stream (a pretty-printed
+    /// document read as NDJSON). The error is the cut the end of the value would report,
+    /// with the data path of the value as a whole, `$`, as over a slice (see
+    /// [`Self::after_value`]); only the token it comes at is earlier.
+    #[cold]
+    #[inline(never)]
+    fn record_cut_before_refill(&self, at: usize) -> Error {
+        record_line_end_error(at).with_path(Path::root())
+    }
+
+    /// After an error in the input of an NDJSON record, discards the rest of the failed
+    /// line and clears the failure, so that the next peek reads the next line as a fresh
+    /// reader of the lines that follow would (see
+    /// [`NdjsonReader::skip_bad_record`](crate::NdjsonReader::skip_bad_record)): the
+    /// bad line's 1-based number, or `None` when the reader has not failed.
+    ///
+    /// The line ends at the first line feed at or after the point of failure (the start
+    /// of the error's span): a raw line feed is never inside an NDJSON token, and a value
+    /// cut by its line feed fails at that line feed, so the next line is read again even
+    /// when the value went on over it (the bytes are still in the window: see
+    /// [`Self::record_cut_before_refill`]). What lies beyond the window is read and
+    /// dropped a window at a time, never held.
+    ///
+    /// # Errors
+    /// An I/O error, the reader's own or one met while skipping: it stays final.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn skip_failed_line(&mut self) -> Result<Option<usize>> {
+        if self.state != State::Failed {
+            return Ok(None);
+        }
+        let from = match &self.failure {
+            Failure::UnclosedComment(span) => span.start,
+            Failure::RecordCutOff(at) => *at,
+            Failure::Reported(err) if err.code() == sluice_core::codes::IO => {
+                return Err(err.duplicate());
+            }
+            Failure::Reported(err) => err.span().map_or(self.offset(), |span| span.start),
+        };
+        // Bytes a refill dropped before the point of failure held no line feed of its line
+        // (a block comment's are searched before they are dropped).
+        let offset = self.input.offset();
+        self.pos = from.saturating_sub(offset).min(self.input.window().len());
+        let mut line_feed = false;
+        loop {
+            if let Some(at) = memchr::memchr(b'\n', self.rest()) {
+                self.pos += at + 1;
+                line_feed = true;
+                break;
+            }
+            self.pos = self.input.window().len();
+            self.count_lines_to(self.input.offset() + self.pos);
+            let refill = match self.input.refill(self.pos) {
+                Ok(refill) => refill,
+                Err(err) => {
+                    self.failure = Failure::Reported(err.duplicate());
+                    return Err(err);
+                }
+            };
+            self.pos -= refill.shift;
+            if !refill.more {
+                break;
+            }
+        }
+        let resume = self.input.offset() + self.pos;
+        self.set_lines_counted_to(resume);
+        let line = self.lines.breaks + usize::from(!line_feed);
+        // The reader of the next line starts afresh: no open container, key or token.
+        for _ in 0..self.frames.len() {
+            self.keys.close();
+        }
+        self.frames.clear();
+        self.pending = None;
+        self.next_start = self.pos;
+        self.deferred = None;
+        self.state = State::Start;
+        self.failure = Failure::UnclosedComment(Span::at(0));
+        // Only the input's first line may open with a byte order mark.
+        self.bom_checked = true;
+        self.record_searched_to = resume;
+        self.record_line_feed = None;
+        Ok(Some(line))
+    }
+
+    /// For [`NdjsonReader`](crate::NdjsonReader) after [`Self::skip_failed_line`]: the
+    /// count of root values read, the records so far, bad ones included.
+    pub(crate) fn set_values_read(&mut self, values: u64) {
+        self.values = values;
+    }
+
+    /// Sets the line counter to the line breaks before absolute offset `at`, in the window
+    /// or at its end: counted on, or back when the reader had counted past it (a record
+    /// cut by its line feed whose value went on over the next lines).
+    fn set_lines_counted_to(&mut self, at: usize) {
+        if at >= self.lines.counted_to {
+            self.count_lines_to(at);
+            return;
+        }
+        let offset = self.input.offset();
+        let window = self.input.window();
+        let to = (self.lines.counted_to - offset).min(window.len());
+        let from = at.saturating_sub(offset).min(to);
+        self.lines.breaks -= memchr::memchr_iter(b'\n', &window[from..to]).count();
+        self.lines.counted_to = at;
     }
 
     /// Between NDJSON records: whitespace that must include a line break before the next

@@ -773,7 +773,7 @@ fn a_string_that_is_not_utf8_on_the_line_after_its_record_stops_the_reader_at_th
 fn after_a_record_with_an_error_in_its_input_next_record_repeats_the_error() {
     // A syntax error, a string that is not UTF-8, a duplicate key, each in record 2: the
     // reader stops, and `next_record` reports the same error again rather than go on to
-    // record 3 (the parallel ingestion with `skip_errors` is the way past bad records).
+    // record 3 (`skip_bad_record` is the way past bad records).
     let cases: [(&[u8], sluice_core::ErrorCode, Span); 3] = [
         (b"1\n[1 2]\n3\n", codes::EXPECT_COMMA, Span::new(5, 6)),
         (b"1\n[\"\xff\"]\n3\n", codes::INVALID_UTF8, Span::new(4, 5)),
@@ -866,5 +866,418 @@ fn after_a_read_of_the_wrong_type_next_record_goes_on_to_the_next_record() {
         assert_eq!(next.read_name().unwrap(), "a", "{chunk}");
         assert_eq!(next.read_str().unwrap(), "y", "{chunk}");
         assert!(records.next_record().unwrap().is_none(), "{chunk}");
+    }
+}
+
+// ----- going on past bad records ----------------------------------------------------------
+
+/// What a loop that goes on past bad records saw, in input order.
+#[derive(Debug, Clone, PartialEq)]
+enum Seen {
+    /// A record read whole: its number, line, offset and tokens.
+    Good(u64, usize, usize, Vec<Token>),
+    /// A bad line dropped by `skip_bad_record`: its number, the error's code, span and data
+    /// path, and the records read once it is dropped.
+    Bad(
+        usize,
+        sluice_core::ErrorCode,
+        Option<Span>,
+        Option<String>,
+        u64,
+    ),
+}
+
+/// Reads every record of `records`, skipping the bad ones.
+fn read_skipping<S: Input>(records: &mut NdjsonReader<S>) -> Vec<Seen> {
+    let mut seen = Vec::new();
+    loop {
+        let err = match records.next_record() {
+            Ok(None) => return seen,
+            Ok(Some(mut record)) => {
+                let (number, line, offset) = (record.number(), record.line(), record.offset());
+                match Token::read_all(&mut record) {
+                    Ok(tokens) => {
+                        seen.push(Seen::Good(number, line, offset, tokens));
+                        continue;
+                    }
+                    Err(err) => err,
+                }
+            }
+            Err(err) => err,
+        };
+        let line = records
+            .skip_bad_record()
+            .expect("no I/O error")
+            .expect("a failure to skip");
+        let path = err.path().map(ToString::to_string);
+        let read = records.records_read();
+        seen.push(Seen::Bad(line, err.code(), err.span(), path, read));
+        assert!(seen.len() < 1000, "no progress");
+    }
+}
+
+/// `seen` of the lines after byte `from` (line `lines + 1`, `records` records before it) as
+/// the whole input sees them.
+fn shifted(seen: Vec<Seen>, from: usize, lines: usize, records: u64) -> Vec<Seen> {
+    let span = |span: Option<Span>| span.map(|s| Span::new(s.start + from, s.end + from));
+    seen.into_iter()
+        .map(|seen| match seen {
+            Seen::Good(number, line, offset, tokens) => {
+                Seen::Good(number + records, line + lines, offset + from, tokens)
+            }
+            Seen::Bad(line, code, at, path, read) => {
+                Seen::Bad(line + lines, code, span(at), path, read + records)
+            }
+        })
+        .collect()
+}
+
+/// Inputs with bad records of every kind: a syntax error, invalid UTF-8, a duplicate key,
+/// depth exceeded, a second value on a line, a record cut by its line feed, an unclosed
+/// block comment, a bad first token; at the first line, the last line without a line feed,
+/// several in a row, with CRLF endings and blank lines around.
+fn inputs_with_bad_records() -> Vec<Vec<u8>> {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let mut inputs: Vec<Vec<u8>> = vec![
+        b"[1 2]\n{\"a\":1}\n".to_vec(),
+        b"{\"a\":1}\n[1 2]\n{\"b\":2}\n[3]\n".to_vec(),
+        b"1\n[\"\xff\"]\n{\"a\":1,\"a\":2}\ntru\n2\n".to_vec(),
+        b"1\n2 3\n4\n".to_vec(),
+        b"[1,\n2]\n[3,\n{\"a\":[4]}\n5\n".to_vec(),
+        b"[1,\r\n\r\n{\"a\":1}\r\n[x]\r\n\r\n7\r\n".to_vec(),
+        b"\n\n{\"a\":\n\n\n[1]\n\n".to_vec(),
+        b"1\n2\n[1, \"unclosed".to_vec(),
+        b"1\n2\n{\"a\" 1}".to_vec(),
+        b"[1]\n\"a\x01b\"\n[{\"k\":\"v\",\"k\":0}]\n{}\n".to_vec(),
+    ];
+    inputs.push(format!("1\n{deep}\n[2]\n").into_bytes());
+    inputs
+}
+
+/// The records of `text` over the slice (`chunk` 0) or through `io::Read`, `chunk` bytes a
+/// read, in a window a few bytes larger for odd chunks.
+fn skipping_over(text: &[u8], chunk: usize, options: &JsonOptions) -> Vec<Seen> {
+    if chunk == 0 {
+        let input = sluice_json::SliceInput::new(text);
+        read_skipping(&mut NdjsonReader::new(input, options.clone()))
+    } else {
+        let input = common::trickle_input(text, chunk);
+        read_skipping(&mut NdjsonReader::new(input, options.clone()))
+    }
+}
+
+/// `seen` without the data paths of errors (a record cut by its line feed fails at an
+/// earlier token through a small window, with the same code and span).
+fn without_paths(seen: &[Seen]) -> Vec<Seen> {
+    seen.iter()
+        .map(|seen| match seen {
+            Seen::Bad(line, code, span, _, read) => Seen::Bad(*line, *code, *span, None, *read),
+            good => good.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn after_a_bad_record_the_next_lines_are_read_as_a_fresh_reader_reads_them() {
+    let comments = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    let mut inputs = inputs_with_bad_records();
+    inputs.push(b"1\n/* open\n[2]\n[3 /* open\n4\n".to_vec());
+    for text in &inputs {
+        let what = String::from_utf8_lossy(text);
+        let seen = skipping_over(text, 0, &comments);
+        assert!(
+            seen.iter().any(|s| matches!(s, Seen::Bad(..))),
+            "{what:?}: {seen:?}"
+        );
+        // The lines after the first bad one, read by a reader of their own.
+        let first_bad = seen
+            .iter()
+            .position(|s| matches!(s, Seen::Bad(..)))
+            .unwrap();
+        let Seen::Bad(line, _, _, _, records) = seen[first_bad] else {
+            unreachable!()
+        };
+        let from = text
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 1)
+            .map_or(text.len(), |(at, _)| at + 1);
+        let rest = skipping_over(&text[from..], 0, &comments);
+        assert_eq!(
+            seen[first_bad + 1..].to_vec(),
+            shifted(rest, from, line, records),
+            "{what:?}"
+        );
+        for chunk in [1, 2, 3, 7] {
+            assert_eq!(
+                without_paths(&skipping_over(text, chunk, &comments)),
+                without_paths(&seen),
+                "{what:?} {chunk}-byte reads"
+            );
+        }
+    }
+}
+
+#[test]
+fn skipped_bad_records_are_numbered_and_named_by_their_line() {
+    let text = "[1 2]\n\n{\"a\":1}\n1 2\n[3,\n4\n{\"a\" 1}";
+    let seen = read_skipping(&mut NdjsonReader::from_str(text));
+    let object_a = vec![
+        Token::MapRoot(None),
+        Token::Name("a".into()),
+        integer("1"),
+        Token::MapEnd,
+    ];
+    assert_eq!(
+        without_paths(&seen),
+        [
+            // The first line is bad at its third token: record 1.
+            Seen::Bad(1, codes::EXPECT_COMMA, Some(Span::new(3, 4)), None, 1),
+            Seen::Good(2, 3, 7, object_a),
+            // Record 3 is handed out, then its line shows a second value: record 4, as
+            // the error's note says.
+            Seen::Good(3, 4, 15, vec![integer("1")]),
+            Seen::Bad(4, codes::TRAILING_TOKEN, Some(Span::new(17, 18)), None, 4),
+            // Record 5 is cut by its line feed: the next line is record 6.
+            Seen::Bad(5, codes::UNEXPECTED_EOF, Some(Span::at(22)), None, 5),
+            Seen::Good(6, 6, 23, vec![integer("4")]),
+            // The last line, without a line feed.
+            Seen::Bad(7, codes::EXPECT_COLON, Some(Span::new(30, 31)), None, 7),
+        ]
+    );
+}
+
+#[test]
+fn a_skipped_line_counts_as_the_record_its_error_names() {
+    // A second value on the line of record 1 is record 2, as its note says.
+    let mut records = NdjsonReader::from_str("1 2\n3\n");
+    assert_eq!(
+        records.next_record().unwrap().unwrap().read_u8().unwrap(),
+        1
+    );
+    let err = failure(records.next_record().map(drop));
+    assert!(
+        err.notes().iter().any(|n| n == "in record 2 (line 1)"),
+        "{:?}",
+        err.notes()
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(1));
+    let mut next = records.next_record().unwrap().unwrap();
+    assert_eq!((next.number(), next.line(), next.offset()), (3, 2, 4));
+    assert_eq!(next.read_u8().unwrap(), 3);
+    // A bad first token is the next record's.
+    let mut records = NdjsonReader::from_str("1\nx\n3\n");
+    records.next_record().unwrap().unwrap();
+    let err = failure(records.next_record().map(drop));
+    assert!(
+        err.notes().iter().any(|n| n == "in record 2 (line 2)"),
+        "{:?}",
+        err.notes()
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(2));
+    let next = records.next_record().unwrap().unwrap();
+    assert_eq!((next.number(), next.line()), (3, 3));
+}
+
+#[test]
+fn skipping_without_a_failure_drops_nothing() {
+    let mut records = NdjsonReader::from_str("{\"a\":\"x\"}\n[2]\n");
+    assert_eq!(records.skip_bad_record().unwrap(), None);
+    let mut record = records.next_record().unwrap().unwrap();
+    record.read_map_root().unwrap();
+    record.read_name().unwrap();
+    // A read of the wrong kind is the caller's error: nothing to skip, the record goes on.
+    assert_eq!(
+        failure(record.read_u8()).code(),
+        sluice_core::codes::UNEXPECTED_ENTRY
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), None);
+    let mut next = records.next_record().unwrap().unwrap();
+    assert_eq!((next.number(), next.line()), (2, 2));
+    assert_eq!(Token::read_all(&mut next).unwrap().len(), 3);
+    // And once a failure is skipped, a second call finds none.
+    let mut records = NdjsonReader::from_str("[1 2]\n3\n");
+    let mut record = records.next_record().unwrap().unwrap();
+    failure(Token::read_all(&mut record));
+    assert_eq!(records.skip_bad_record().unwrap(), Some(1));
+    assert_eq!(records.skip_bad_record().unwrap(), None);
+    assert_eq!(
+        records.next_record().unwrap().unwrap().read_u8().unwrap(),
+        3
+    );
+}
+
+#[test]
+fn a_bad_line_a_megabyte_long_is_dropped_through_a_small_window() {
+    // The error comes early on the line; the rest is read through the 16-byte window and
+    // dropped, never held. Then a record cut by its line feed whose next line, a megabyte
+    // of small items, is a good record: read again from the line feed.
+    let mut long = String::from("[1,2,3");
+    while long.len() < 1 << 20 {
+        long.push_str(",12345");
+    }
+    long.push(']');
+    let text = format!("{{\"a\":1}}\n[1 2,{}]\n[1,\n{long}\n[4]\n", &long[1..]);
+    let second = text.find('\n').unwrap() + 1;
+    let cut = text[second..].find('\n').unwrap() + second + 4;
+    let input = sluice_json::IoInput::with_window(text.as_bytes(), 16);
+    let mut records = NdjsonReader::new(input, JsonOptions::ndjson());
+    let mut first = records.next_record().unwrap().unwrap();
+    assert_eq!(Token::read_all(&mut first).unwrap().len(), 4);
+    let mut bad = records.next_record().unwrap().unwrap();
+    let err = failure(Token::read_all(&mut bad));
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(second + 3, second + 4)))
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(2));
+    let mut cut_record = records.next_record().unwrap().unwrap();
+    assert_eq!((cut_record.number(), cut_record.line()), (3, 3));
+    let err = failure(Token::read_all(&mut cut_record));
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::UNEXPECTED_EOF, Some(Span::at(cut)))
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(3));
+    let mut long_record = records.next_record().unwrap().unwrap();
+    assert_eq!(
+        (
+            long_record.number(),
+            long_record.line(),
+            long_record.offset()
+        ),
+        (4, 4, cut + 1)
+    );
+    let tokens = Token::read_all(&mut long_record).unwrap();
+    assert_eq!(tokens.len(), long.matches(',').count() + 3);
+    let mut last = records.next_record().unwrap().unwrap();
+    assert_eq!((last.number(), last.line()), (5, 5));
+    assert_eq!(Token::read_all(&mut last).unwrap().len(), 3);
+    assert!(records.next_record().unwrap().is_none());
+    let capacity = records.into_input().capacity();
+    assert!(capacity <= 64, "the window grew to {capacity} bytes");
+}
+
+/// A stream that fails once `good` bytes of `bytes` are read.
+struct Failing<'a> {
+    bytes: &'a [u8],
+    good: usize,
+}
+
+impl std::io::Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.good == 0 {
+            return Err(std::io::Error::other("the stream broke"));
+        }
+        let n = buf.len().min(self.good).min(self.bytes.len()).min(3);
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        self.good -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn an_io_error_stays_final_when_the_bad_record_is_skipped() {
+    let io = sluice_core::codes::IO;
+    // The I/O error is the failure: skipping reports it again.
+    let text = b"1\n[2, 3]\n4\n";
+    let mut records = NdjsonReader::from_read(Failing {
+        bytes: text,
+        good: 5,
+    });
+    records.next_record().unwrap().unwrap();
+    let mut record = records.next_record().unwrap().unwrap();
+    assert_eq!(failure(Token::read_all(&mut record)).code(), io);
+    assert_eq!(failure(records.skip_bad_record()).code(), io);
+    assert_eq!(failure(records.next_record().map(drop)).code(), io);
+    // A syntax error, then the stream breaks on the bad line's rest: the skip reports it.
+    let text = b"1\n[2 3, 4, 5, 6]\n7\n";
+    let mut records = NdjsonReader::from_read(Failing {
+        bytes: text,
+        good: 9,
+    });
+    records.next_record().unwrap().unwrap();
+    let mut record = records.next_record().unwrap().unwrap();
+    assert_eq!(
+        failure(Token::read_all(&mut record)).code(),
+        codes::EXPECT_COMMA
+    );
+    assert_eq!(failure(records.skip_bad_record()).code(), io);
+    assert_eq!(failure(records.skip_bad_record()).code(), io);
+    assert_eq!(failure(records.next_record().map(drop)).code(), io);
+}
+
+#[test]
+fn skipping_bad_records_agrees_with_the_parallel_ingestion() {
+    use sluice_json::parallel::{ParallelOptions, ingest_blocks};
+    for text in inputs_with_bad_records() {
+        let what = String::from_utf8_lossy(&text).into_owned();
+        let options = ParallelOptions {
+            skip_errors: true,
+            jobs: 2,
+            block_size: 1024,
+            ..ParallelOptions::default()
+        };
+        let mut parallel_good = Vec::new();
+        let summary = ingest_blocks(
+            text.as_slice(),
+            &options,
+            Vec::new,
+            |good: &mut Vec<(usize, Vec<Token>)>, reader, info| {
+                let tokens = Token::read_all(reader)?;
+                reader.finish()?;
+                good.push((usize::try_from(info.line).unwrap(), tokens));
+                Ok(())
+            },
+            |good| {
+                parallel_good.extend(good);
+                Ok(())
+            },
+        )
+        .unwrap();
+        let parallel_bad: Vec<_> = summary
+            .errors
+            .iter()
+            .map(|bad| {
+                let offset = usize::try_from(bad.record.offset).unwrap();
+                let span = bad
+                    .error
+                    .span()
+                    .map(|s| Span::new(s.start + offset, s.end + offset));
+                (
+                    usize::try_from(bad.record.line).unwrap(),
+                    bad.error.code(),
+                    span,
+                )
+            })
+            .collect();
+        for chunk in [0, 1, 3, 7] {
+            let seen = skipping_over(&text, chunk, &JsonOptions::ndjson());
+            let bad: Vec<_> = seen
+                .iter()
+                .filter_map(|s| match s {
+                    Seen::Bad(line, code, span, ..) => Some((*line, *code, *span)),
+                    Seen::Good(..) => None,
+                })
+                .collect();
+            // A record handed out before its line showed a second value is no good one.
+            let good: Vec<_> = seen
+                .iter()
+                .filter_map(|s| match s {
+                    Seen::Good(_, line, _, tokens) if !bad.iter().any(|(bad, ..)| bad == line) => {
+                        Some((*line, tokens.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(bad, parallel_bad, "{what:?} {chunk}");
+            assert_eq!(good, parallel_good, "{what:?} {chunk}");
+            assert_eq!(summary.records, good.len() as u64, "{what:?}");
+        }
     }
 }
