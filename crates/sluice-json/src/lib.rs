@@ -24,9 +24,8 @@
 
 pub mod codes;
 // The bodies of the cargo-fuzz targets, public so that `fuzz/` and the replay test can call
-// them; they panic on purpose when a property fails, so they are not part of the API, and
-// are compiled only with the `fuzzing` feature (which brings serde_json to compare with).
-#[cfg(feature = "fuzzing")]
+// them; they panic on purpose when a property fails, so they are not part of the API. The
+// comparison with serde_json in them takes the `fuzzing` feature, which brings serde_json.
 #[doc(hidden)]
 pub mod fuzzing;
 mod input;
