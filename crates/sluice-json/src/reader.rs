@@ -696,12 +696,20 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn fail_on_read(&mut self, err: Error) -> Error {
         if self.state != State::Failed {
-            self.pending = None;
-            self.next_start = self.pos;
-            self.failure = Failure::Reported(err.duplicate());
-            self.state = State::Failed;
+            self.fail_dropping_pending(Failure::Reported(err.duplicate()));
         }
         err
+    }
+
+    /// Fails the reader for good with the pending token dropped: a read found the error,
+    /// so the token it had taken is not handed out again.
+    #[cold]
+    #[inline(never)]
+    fn fail_dropping_pending(&mut self, failure: Failure) {
+        self.pending = None;
+        self.next_start = self.pos;
+        self.failure = failure;
+        self.state = State::Failed;
     }
 
     /// Adds the data path to an error of the lexer: the path of the slot where the
@@ -2547,9 +2555,7 @@ impl<S: Input> JsonReader<S> {
         }
         let cut = self.record_cut_error(err)?;
         let at = cut.span().map_or(self.pos, |span| span.start);
-        self.pending = None;
-        self.next_start = self.pos;
-        self.fail_record_cut_off(at);
+        self.fail_dropping_pending(Failure::RecordCutOff(at));
         Some(cut)
     }
 
@@ -2895,9 +2901,6 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn read_number_general(&mut self) -> Result<Number<'_>> {
         let pending = self.take("a number", Entry::is_number)?;
-        if let Some((len, hint)) = pending.number_in_json_syntax() {
-            return Ok(self.commit_number_text(len, hint));
-        }
         let start = self.pos;
         self.commit_scalar(pending.len);
         self.number_of(pending, start)
@@ -2906,11 +2909,10 @@ impl<S: Input> JsonReader<S> {
     /// The number of the number token `pending`, which starts at `start` in the window.
     fn number_of(&self, pending: Pending, start: usize) -> Result<Number<'_>> {
         let window = self.input.window();
+        if let Some((len, hint)) = pending.number_in_json_syntax() {
+            return Ok(Number::Text(number_text(window, start, len), hint));
+        }
         Ok(match pending.payload {
-            Payload::Number | Payload::Decimal(_) => match pending.entry {
-                Entry::Number(hint) => Number::Text(number_text(window, start, pending.len), hint),
-                _ => return Err(Error::custom("number token without a number")),
-            },
             Payload::Text(from, to, hint) => {
                 Number::Text(number_text(window, start + from, to - from), hint)
             }
