@@ -16,6 +16,8 @@ use crate::{
     DuplicateKeys, IO_WINDOW, Input, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader,
     NonFinite, SliceInput, WriterOptions, codes,
 };
+#[cfg(feature = "fuzzing")]
+pub use versus_serde_json::value_difference;
 
 /// Hands out at most `size` bytes per read: one byte is the hardest case for the `io::Read`
 /// path, other sizes cut the input at other places.

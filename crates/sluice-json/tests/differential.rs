@@ -4,6 +4,7 @@
 
 use serde_json::Value as SerdeValue;
 use sluice_core::{Entry, Reader, Result};
+use sluice_json::fuzzing::value_difference;
 use sluice_json::{DuplicateKeys, JsonOptions, JsonReader};
 
 /// Builds a serde_json value from our tokens (numbers through `to_typed`, duplicate keys:
@@ -58,33 +59,12 @@ fn value<R: Reader>(reader: &mut R) -> Result<SerdeValue> {
 /// `float_roundtrip` feature) may be one unit in the last place off; ours is correctly
 /// rounded, so floats may differ by one ULP.
 fn difference(a: &SerdeValue, b: &SerdeValue, at: &str) -> Option<String> {
-    match (a, b) {
-        (SerdeValue::Array(x), SerdeValue::Array(y)) => {
-            if x.len() != y.len() {
-                return Some(format!("{at} (lengths {} and {})", x.len(), y.len()));
-            }
-            x.iter()
-                .zip(y)
-                .enumerate()
-                .find_map(|(i, (x, y))| difference(x, y, &format!("{at}[{i}]")))
-        }
-        (SerdeValue::Object(x), SerdeValue::Object(y)) => {
-            if x.keys().ne(y.keys()) {
-                return Some(format!("{at} (keys)"));
-            }
-            x.iter()
-                .zip(y.values())
-                .find_map(|((k, x), y)| difference(x, y, &format!("{at}.{k}")))
-        }
-        (SerdeValue::Number(x), SerdeValue::Number(y)) if x.is_f64() && y.is_f64() => {
-            let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
-            let ulps = (x.to_bits() as i64)
-                .wrapping_sub(y.to_bits() as i64)
-                .unsigned_abs();
-            (ulps > 1).then(|| format!("{at} ({x} and {y})"))
-        }
-        _ => (a != b).then(|| format!("{at} ({a} and {b})")),
-    }
+    value_difference(a, b, at, |x, y| {
+        (x.to_bits() as i64)
+            .wrapping_sub(y.to_bits() as i64)
+            .unsigned_abs()
+            <= 1
+    })
 }
 
 fn ours(bytes: &[u8]) -> Result<SerdeValue> {
