@@ -87,11 +87,11 @@ pub struct JsonOptions {
     /// Any value at the root (RFC 8259). When off, the root must be an object or an array
     /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
     pub scalar_root: bool,
-    /// JSON5 identifier keys (`{name: 1}`), as ECMAScript's `IdentifierName`: a first
-    /// character that is `$`, `_` or a letter (Unicode `XID_Start`, plus the 22 letters it
-    /// leaves out, such as U+0E33; not a digit), then those, `XID_Continue` characters
-    /// (digits, combining marks, ...), U+200C and U+200D. `\uXXXX` escapes of such
-    /// characters are decoded (`{\u0061: 1}` is the key `a`).
+    /// JSON5 identifier keys (`{name: 1}`), as ECMAScript 5.1's `IdentifierName`: a first
+    /// character that is `$`, `_` or a letter (general category Lu, Ll, Lt, Lm, Lo or Nl;
+    /// not a digit), then those, combining marks (Mn, Mc), decimal digits (Nd), connector
+    /// punctuation (Pc), U+200C and U+200D. `\uXXXX` escapes of such characters are decoded
+    /// (`{\u0061: 1}` is the key `a`).
     pub unquoted_keys: bool,
     /// JSON5 single-quoted strings and keys. A `'` inside one is written `\u0027`, or
     /// `\'` with [`json5_escapes`](Self::json5_escapes) (`'it''s'` is no escape:

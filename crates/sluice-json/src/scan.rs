@@ -420,21 +420,46 @@ const LETTERS_OUTSIDE_XID_START: [char; 22] = [
     '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
 ];
 
-/// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`),
-/// at its start (`first`) or after it: `IdentifierStart` is a Unicode `ID_Start` character,
-/// `$` or `_`; `IdentifierPart` adds `ID_Continue`, U+200C (ZWNJ) and U+200D (ZWJ).
-/// Non-ASCII characters are looked up in the tables of `unicode-ident` (`XID_Start` and
-/// `XID_Continue` are `ID_Start` and `ID_Continue` closed under NFKC normalization, the
-/// tables UAX #31 recommends for identifiers), with the letters `XID_Start` leaves out
-/// added back: ECMAScript 5.1 lets any letter start an identifier.
+/// Whether `c`, a character of `XID_Start`, is no letter: Unicode's `Other_ID_Start`, kept
+/// in its identifiers only so that they stay identifiers across versions (U+2118 SCRIPT
+/// CAPITAL P and U+212E ESTIMATED SYMBOL, symbols; U+1885 and U+1886, Mongolian combining
+/// marks, which may still follow the first character).
+fn is_xid_start_but_no_letter(c: char) -> bool {
+    matches!(c, '\u{1885}' | '\u{1886}' | '\u{2118}' | '\u{212E}')
+}
+
+/// Whether `c`, a character of `XID_Continue`, is none of ECMAScript 5.1's `IdentifierPart`
+/// categories (L, Nl, Mn, Mc, Nd, Pc): Unicode's `Other_ID_Start` symbols and its
+/// `Other_ID_Continue` punctuation (U+00B7 MIDDLE DOT, U+0387 GREEK ANO TELEIA, U+30FB
+/// KATAKANA MIDDLE DOT, U+FF65 its halfwidth form) and digits of category No (Ethiopic
+/// U+1369..U+1371, New Tai Lue U+19DA).
+fn is_xid_continue_outside_es5(c: char) -> bool {
+    matches!(
+        c,
+        '\u{B7}' | '\u{387}' | '\u{1369}'
+            ..='\u{1371}' | '\u{19DA}' | '\u{2118}' | '\u{212E}' | '\u{30FB}' | '\u{FF65}'
+    )
+}
+
+/// Whether `c` may stand in a JSON5 identifier key (an ECMAScript 5.1 `IdentifierName`, as
+/// JSON5 says), at its start (`first`) or after it. ECMAScript 5.1 defines them by general
+/// category, as the JSON5 reference implementation reads them: `IdentifierStart` is a letter
+/// (Lu, Ll, Lt, Lm, Lo, Nl), `$` or `_`; `IdentifierPart` adds combining marks (Mn, Mc),
+/// decimal digits (Nd), connector punctuation (Pc), U+200C (ZWNJ) and U+200D (ZWJ). These are
+/// not Unicode's `ID_Start` and `ID_Continue`, which later ECMAScript editions take: those
+/// add a few symbols, punctuation and digits for compatibility (`℘`, `·`), and refuse
+/// U+2E2F. Non-ASCII characters are looked up in the `XID_Start` and `XID_Continue` tables
+/// of `unicode-ident` (`ID_Start` and `ID_Continue` closed under NFKC normalization), and
+/// the characters where those tables and the categories differ are added or taken out.
 pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic() || matches!(c, '_' | '$') || (!first && c.is_ascii_digit());
     }
     if first {
-        unicode_ident::is_xid_start(c) || LETTERS_OUTSIDE_XID_START.contains(&c)
+        (unicode_ident::is_xid_start(c) && !is_xid_start_but_no_letter(c))
+            || LETTERS_OUTSIDE_XID_START.contains(&c)
     } else {
-        unicode_ident::is_xid_continue(c)
+        (unicode_ident::is_xid_continue(c) && !is_xid_continue_outside_es5(c))
             || matches!(c, '\u{200C}' | '\u{200D}')
             || LETTERS_OUTSIDE_XID_START.contains(&c)
     }
@@ -894,11 +919,36 @@ mod tests {
             ('\u{200D}', false, true),
             ('\u{3000}', false, false),
             ('€', false, false),
-            ('\u{00B7}', false, true),
+            // Other_ID_Continue punctuation, in XID_Continue but no IdentifierPart category.
+            ('\u{00B7}', false, false),
+            // A Mongolian combining mark that Unicode lets start identifiers.
+            ('\u{1885}', false, true),
         ] {
             assert_eq!(is_identifier_char(c, true), start, "{c:?}");
             assert_eq!(is_identifier_char(c, false), part, "{c:?}");
         }
+    }
+
+    #[test]
+    fn the_identifier_exceptions_are_where_the_xid_tables_and_the_categories_differ() {
+        // Each exception corrects the table it is looked up next to: should a later Unicode
+        // version move one of them, the exception would go stale silently.
+        for c in LETTERS_OUTSIDE_XID_START {
+            assert!(!unicode_ident::is_xid_start(c), "U+{:04X}", u32::from(c));
+        }
+        let mut in_start = 0;
+        let mut in_continue = 0;
+        for c in '\u{80}'..=char::MAX {
+            if is_xid_start_but_no_letter(c) {
+                assert!(unicode_ident::is_xid_start(c), "U+{:04X}", u32::from(c));
+                in_start += 1;
+            }
+            if is_xid_continue_outside_es5(c) {
+                assert!(unicode_ident::is_xid_continue(c), "U+{:04X}", u32::from(c));
+                in_continue += 1;
+            }
+        }
+        assert_eq!((in_start, in_continue), (4, 16));
     }
 
     #[test]

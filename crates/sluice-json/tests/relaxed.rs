@@ -703,6 +703,93 @@ fn json5_identifier_keys_decode_unicode_escapes() {
     assert_eq!(reader.span(), Span::new(1, 8));
 }
 
+/// Where a character may stand in a JSON5 identifier key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InKey {
+    Anywhere,
+    AfterTheFirst,
+    Nowhere,
+}
+
+#[test]
+fn json5_identifier_keys_take_the_ecmascript_5_1_categories_not_unicode_id_start() {
+    // ECMAScript 5.1, which JSON5 names, and the JSON5 reference implementation define
+    // identifiers by general category: letters (Lu, Ll, Lt, Lm, Lo, Nl) start one, and
+    // combining marks, decimal digits and connector punctuation may follow. Unicode's
+    // ID_Start and ID_Continue (and their XID forms) differ from these on the characters
+    // below, each tried first, after a letter, and as a `\uXXXX` escape in both places.
+    let options = JsonOptions {
+        unquoted_keys: true,
+        ..strict()
+    };
+    let letters_outside_xid_start = [
+        '\u{37a}', '\u{e33}', '\u{eb3}', '\u{2e2f}', '\u{fc5e}', '\u{fc5f}', '\u{fc60}',
+        '\u{fc61}', '\u{fc62}', '\u{fc63}', '\u{fdfa}', '\u{fdfb}', '\u{fe70}', '\u{fe72}',
+        '\u{fe74}', '\u{fe76}', '\u{fe78}', '\u{fe7a}', '\u{fe7c}', '\u{fe7e}', '\u{ff9e}',
+        '\u{ff9f}',
+    ];
+    let mut cases: Vec<(char, InKey)> = letters_outside_xid_start
+        .iter()
+        .map(|&c| (c, InKey::Anywhere))
+        .collect();
+    cases.extend([
+        // Mongolian combining marks (Mn) that Unicode's ID_Start holds.
+        ('\u{1885}', InKey::AfterTheFirst),
+        ('\u{1886}', InKey::AfterTheFirst),
+        // Symbols in ID_Start (SCRIPT CAPITAL P, ESTIMATED SYMBOL).
+        ('\u{2118}', InKey::Nowhere),
+        ('\u{212e}', InKey::Nowhere),
+        // Katakana voiced sound marks (Sk), in ID_Start but in neither XID table.
+        ('\u{309b}', InKey::Nowhere),
+        ('\u{309c}', InKey::Nowhere),
+        // Punctuation (Po) and digits of category No in ID_Continue.
+        ('\u{b7}', InKey::Nowhere),
+        ('\u{387}', InKey::Nowhere),
+        ('\u{30fb}', InKey::Nowhere),
+        ('\u{ff65}', InKey::Nowhere),
+        ('\u{19da}', InKey::Nowhere),
+    ]);
+    cases.extend(('\u{1369}'..='\u{1371}').map(|c| (c, InKey::Nowhere)));
+    for (c, place) in cases {
+        let len = c.len_utf8();
+        let hex = format!("\\u{:04X}", u32::from(c));
+        let first = format!("{{{c}: 1}}");
+        let later = format!("{{a{c}: 1}}");
+        let escaped_first = format!("{{{hex}: 1}}");
+        let escaped_later = format!("{{a{hex}: 1}}");
+        if place == InKey::Anywhere {
+            assert_eq!(keys_of(&first, &options), [c.to_string()], "{first:?}");
+            assert_eq!(keys_of(&escaped_first, &options), [c.to_string()]);
+        } else {
+            assert_eq!(
+                error_of(&first, &options),
+                (codes::EXPECT_KEY, Some(Span::new(1, 1 + len))),
+                "{first:?}"
+            );
+            assert_eq!(
+                error_of(&escaped_first, &options),
+                (codes::INVALID_ESCAPE, Some(Span::new(1, 7))),
+                "{escaped_first:?}"
+            );
+        }
+        if place == InKey::Nowhere {
+            assert_eq!(
+                error_of(&later, &options),
+                (codes::EXPECT_COLON, Some(Span::new(2, 2 + len))),
+                "{later:?}"
+            );
+            assert_eq!(
+                error_of(&escaped_later, &options),
+                (codes::INVALID_ESCAPE, Some(Span::new(2, 8))),
+                "{escaped_later:?}"
+            );
+        } else {
+            assert_eq!(keys_of(&later, &options), [format!("a{c}")], "{later:?}");
+            assert_eq!(keys_of(&escaped_later, &options), [format!("a{c}")]);
+        }
+    }
+}
+
 #[test]
 fn json5_scalars_at_the_root_are_scalar_roots() {
     let options = JsonOptions {
