@@ -1413,6 +1413,46 @@ fn unique_keys_refuses_a_key_twice_in_json_and_in_ndjson_records() {
 }
 
 #[test]
+fn unique_keys_with_a_file_that_is_msgpack_by_its_extension_is_a_usage_error() {
+    // The MessagePack reader keeps every key of a map: the check would pass unmade. So
+    // `check` refuses the option for a `.msgpack` file as `convert` does, before reading
+    // any file (the JSON file's duplicate key is not reported).
+    let packed = temp_file(
+        "unique-keys-ext",
+        "dup.MPK",
+        &[0x82, 0xa1, b'a', 1, 0xa1, b'a', 2],
+    );
+    let packed = packed.to_str().unwrap();
+    let json = temp_file("unique-keys-ext", "dup.json", b"{\"a\":1,\"a\":2}");
+    let json = json.to_str().unwrap();
+    for args in [
+        vec!["check", "--unique-keys", packed],
+        vec!["check", "--unique-keys", json, packed],
+        vec!["check", "--unique-keys", "--strict", packed],
+    ] {
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("--unique-keys"), "{stderr}");
+        assert!(stderr.contains("dup.MPK"), "{stderr}");
+        assert!(!stderr.contains("DuplicateKey"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Without the option the file is read as MessagePack, as before.
+    succeed(&["check", packed]);
+    // --ndjson decides the format over the extension: the records are checked.
+    let records = temp_file("unique-keys-ext", "records.msgpack", b"{\"a\":1,\"a\":2}\n");
+    let out = sluice(&[
+        "check",
+        "--unique-keys",
+        "--ndjson",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("error[json/DuplicateKey]"));
+}
+
+#[test]
 fn standard_input_given_twice_is_a_usage_error() {
     // The second read would see an empty stream and report a valid input as invalid
     // (json/UnexpectedEof), or for stats count it once as if it were two inputs; so would

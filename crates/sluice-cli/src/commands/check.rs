@@ -28,7 +28,8 @@ pub(crate) struct Args {
     #[arg(long, conflicts_with = "dialect")]
     msgpack: bool,
     /// Refuse an object that holds a key twice (json/DuplicateKey). Without it such a
-    /// document is valid, as RFC 8259 allows.
+    /// document is valid, as RFC 8259 allows. JSON and NDJSON input only: with a MessagePack
+    /// file (--msgpack, or by its extension) it is a usage error.
     #[arg(long, conflicts_with = "msgpack")]
     unique_keys: bool,
 }
@@ -55,6 +56,7 @@ impl Args {
 /// usage failure if any file could not be read, else invalid if any file is.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     stdin_at_most_once(&args.files)?;
+    unique_keys_for_json_only(args)?;
     if let [path] = args.files.as_slice() {
         // Alone, the file's own report is the whole report.
         return check(args, path);
@@ -86,6 +88,31 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Refuses `--unique-keys` when a file is MessagePack by its extension, as `convert` does
+/// (with `--msgpack`, clap refuses the pair): the MessagePack reader keeps every key of a
+/// map, so the check would pass without having been made. Refused before anything is read,
+/// as a bad argument is, rather than reported as one file that could not be checked.
+fn unique_keys_for_json_only(args: &Args) -> Result<(), Failure> {
+    if !args.unique_keys {
+        return Ok(());
+    }
+    let packed: Vec<String> = args
+        .files
+        .iter()
+        .filter(|path| args.mode(path).0 == Format::Msgpack)
+        .map(|path| format!("`{}`", path.display()))
+        .collect();
+    if packed.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "--unique-keys applies to JSON and NDJSON input only: {} {} MessagePack (by the \
+         extension), whose maps are read as they are",
+        packed.join(", "),
+        if packed.len() == 1 { "is" } else { "are" },
+    )))
 }
 
 /// Checks one file: a usage failure if it cannot be read, invalid with its diagnostic.
