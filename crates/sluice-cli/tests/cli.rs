@@ -556,6 +556,22 @@ fn ndjson_stats_counts_records_paths_and_bad_lines() {
 }
 
 #[test]
+fn ndjson_stats_refuses_more_jobs_than_it_can_start_as_a_usage_error() {
+    // Far more threads than the system starts: a usage error, not a crash.
+    let path = temp_file("stats-jobs", "s.ndjson", b"{\"a\": 1}\n");
+    let path = path.to_str().unwrap();
+    for jobs in ["257", "100000", "-1"] {
+        let out = sluice(&["ndjson", "stats", "--jobs", jobs, path]);
+        assert_eq!(out.status.code(), Some(2), "{jobs}: {}", text(&out.stderr));
+        assert!(out.stdout.is_empty(), "{jobs}");
+    }
+    for jobs in ["0", "256"] {
+        let stdout = succeed(&["ndjson", "stats", "--jobs", jobs, path]);
+        assert!(stdout.contains("records: 1\n"), "{stdout}");
+    }
+}
+
+#[test]
 fn ndjson_stats_counts_the_paths_of_valid_records_only() {
     let path = temp_file(
         "stats-valid-only",

@@ -38,13 +38,24 @@ pub(crate) struct StatsArgs {
     /// The NDJSON files (`-` for standard input, at most once).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(long, short, default_value_t = 0)]
-    jobs: usize,
+    /// Worker threads, at most 256 (default: one per core).
+    #[arg(
+        long,
+        short,
+        default_value_t = 0,
+        hide_default_value = true,
+        value_parser = clap::value_parser!(u16).range(0..=MAX_JOBS),
+    )]
+    jobs: u16,
     /// Stop at the first bad record instead of counting it and going on.
     #[arg(long)]
     strict: bool,
 }
+
+/// The most worker threads `--jobs` may ask for. Each worker adds two 1 MiB blocks to those
+/// in flight, and a thread the system refuses to start ends the run with a panic, so a
+/// number far beyond any core count (`--jobs 100000`) is a usage error rather than a crash.
+const MAX_JOBS: i64 = 256;
 
 /// The value kinds counted per path.
 const KINDS: [&str; 7] = [
@@ -237,7 +248,7 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
 fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     crate::input::stdin_at_most_once(&args.files)?;
     let mut options = ParallelOptions {
-        jobs: args.jobs,
+        jobs: usize::from(args.jobs),
         skip_errors: !args.strict,
         // A key twice in a record is valid JSON, as for `check` (see `pump::json_options`).
         json: JsonOptions {
