@@ -572,6 +572,21 @@ fn ndjson_stats_refuses_more_jobs_than_it_can_start_as_a_usage_error() {
 }
 
 #[test]
+fn ndjson_stats_names_a_directory_as_check_does() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().unwrap();
+    for args in [vec!["check", dir], vec!["ndjson", "stats", dir]] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("it is a directory"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn ndjson_stats_counts_the_paths_of_valid_records_only() {
     let path = temp_file(
         "stats-valid-only",

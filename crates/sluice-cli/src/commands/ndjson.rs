@@ -241,8 +241,16 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
     }
     let file = File::open(path)
         .map_err(|e| Failure::Usage(format!("cannot open {}: {e}", path.display())))?;
-    let size = file.metadata().map(|m| m.len()).ok();
-    Ok((Box::new(file), size))
+    let metadata = file.metadata().ok();
+    if metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        // Opening a directory succeeds on Unix, and only its first read fails: said here in
+        // the words `check` uses.
+        return Err(Failure::Usage(format!(
+            "cannot read {}: it is a directory",
+            path.display()
+        )));
+    }
+    Ok((Box::new(file), metadata.map(|m| m.len())))
 }
 
 fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
