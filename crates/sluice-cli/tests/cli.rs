@@ -337,6 +337,34 @@ fn convert_needs_to_know_the_formats() {
 }
 
 #[test]
+fn fmt_of_a_file_that_is_msgpack_by_its_extension_is_a_usage_error() {
+    // Not invalid JSON (exit code 1 at its first byte): a file fmt cannot read, with the
+    // command that can.
+    let packed = temp_file("fmt-msgpack", "m.msgpack", &[0x81, 0xa1, b'a', 0x01]);
+    let target = temp_file("fmt-msgpack", "out.json", b"keep");
+    for args in [
+        vec!["fmt", packed.to_str().unwrap()],
+        vec![
+            "fmt",
+            packed.to_str().unwrap(),
+            "-o",
+            target.to_str().unwrap(),
+        ],
+    ] {
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("sluice convert"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+    assert_eq!(
+        succeed(&["convert", packed.to_str().unwrap(), "--to", "json"]),
+        "{\"a\":1}\n"
+    );
+}
+
+#[test]
 fn ndjson_given_to_a_command_that_reads_one_json_text_names_the_commands_that_read_records() {
     let records = b"{\"a\": 1}\n{\"a\": 2}\n";
     for args in [

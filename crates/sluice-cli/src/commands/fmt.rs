@@ -14,7 +14,7 @@ use crate::output::Output;
 #[derive(Debug, clap::Args)]
 #[command(group = clap::ArgGroup::new("layout").multiple(false))]
 pub(crate) struct Args {
-    /// The JSON file to format (`-` for standard input).
+    /// The JSON file to format (`-` for standard input; a MessagePack file is `convert`'s).
     file: PathBuf,
     /// Indented output, one item per line (the default).
     #[arg(long, group = "layout")]
@@ -34,6 +34,15 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+    if Format::from_path(&args.file) == Some(Format::Msgpack) {
+        // Read as JSON, a valid MessagePack file would be reported as invalid input (exit
+        // code 1) at its first byte: the extension says which command it needs.
+        return Err(Failure::Usage(format!(
+            "fmt reads JSON, and {0} is MessagePack (by the extension): `sluice convert {0} \
+             --to json` writes it as JSON",
+            args.file.display()
+        )));
+    }
     let input = Input::open(&args.file)?;
     let dialect = args.dialect.resolve(&args.file);
     let mut options = if args.condensed {
