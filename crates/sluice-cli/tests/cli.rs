@@ -1716,3 +1716,27 @@ fn a_scalar_root_is_valid_in_every_dialect() {
         assert_eq!(succeed(&["fmt", flag, path]), "42\n");
     }
 }
+
+#[test]
+fn ndjson_stats_prints_no_report_when_no_file_could_be_read() {
+    let dir = temp_file("stats-none-read", "x", b"").with_file_name("");
+    let missing = dir.join("missing.ndjson");
+    let other = dir.join("other.ndjson");
+    let (missing, other) = (missing.to_str().unwrap(), other.to_str().unwrap());
+    for files in [vec![missing], vec![missing, other]] {
+        let mut args = vec!["ndjson", "stats"];
+        args.extend(&files);
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(2), "{files:?}");
+        // A report of zero records would read as an empty corpus.
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+        let stderr = text(&out.stderr);
+        for file in files {
+            assert!(stderr.contains(file), "{stderr}");
+        }
+    }
+    // An empty file is read: its report of nothing is a result.
+    let empty = temp_file("stats-none-read", "empty.ndjson", b"");
+    let stdout = succeed(&["ndjson", "stats", empty.to_str().unwrap()]);
+    assert!(stdout.contains("records: 0\n"), "{stdout}");
+}

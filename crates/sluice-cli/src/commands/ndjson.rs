@@ -337,6 +337,16 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         bytes += summary.bytes;
         errors += summary.errors.len();
     }
+    let given = args.files.len();
+    if unreadable == given {
+        // Nothing was read: a report of zero records would read as a result (an empty
+        // corpus), so there is none, as `check` prints nothing but the file's message.
+        return Err(Failure::Usage(if given == 1 {
+            "no report: the file could not be read".to_owned()
+        } else {
+            format!("no report: none of the {given} files could be read")
+        }));
+    }
     // Written, not printed: `print!` panics when standard output is closed or full.
     let mut stdout = io::stdout().lock();
     stdout
@@ -344,9 +354,8 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         .and_then(|()| stdout.flush())
         .map_err(|e| output::write_failure(output::STDOUT, &e))?;
     if unreadable > 0 {
-        let total = args.files.len();
         return Err(Failure::Usage(format!(
-            "{unreadable} of {total} files could not be read"
+            "{unreadable} of {given} files could not be read"
         )));
     }
     if errors > 0 {
