@@ -1740,3 +1740,25 @@ fn ndjson_stats_prints_no_report_when_no_file_could_be_read() {
     let stdout = succeed(&["ndjson", "stats", empty.to_str().unwrap()]);
     assert!(stdout.contains("records: 0\n"), "{stdout}");
 }
+
+#[test]
+fn ndjson_stats_fail_fast_stops_at_the_first_bad_record_and_strict_is_its_alias() {
+    let doc = b"{\"a\":1}\n{\"zzz\":1, x}\n{\"b\":2}\n";
+    let path = temp_file("stats-fail-fast", "ff.ndjson", doc);
+    let path = path.to_str().unwrap();
+    for flag in ["--fail-fast", "--strict"] {
+        let out = sluice(&["ndjson", "stats", flag, path]);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {}", text(&out.stderr));
+        assert!(out.stdout.is_empty(), "{flag}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/ExpectKey]"), "{stderr}");
+        assert_eq!(
+            location(&stderr),
+            Some((path.to_owned(), 2, 11)),
+            "{stderr}"
+        );
+    }
+    let help = text(&sluice(&["ndjson", "stats", "--help"]).stdout);
+    assert!(help.contains("--fail-fast"), "{help}");
+    assert!(help.contains("--strict"), "{help}");
+}
