@@ -188,11 +188,8 @@ impl Output {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(cannot(e)),
         }
-        let (temp, file) = create_temp(&target).map_err(|e| {
-            Failure::Usage(format!(
-                "cannot create a temporary file next to {name}: {e}"
-            ))
-        })?;
+        let (temp, file) =
+            create_temp(&target).map_err(|e| cannot_create_temp(&name, &target, &e))?;
         // Built before anything else can fail, so that a failure removes the temporary file.
         let replacement = Replacement {
             name: name.clone(),
@@ -353,6 +350,26 @@ fn forget_temp(live: &mut Vec<PathBuf>, temp: &Path) {
     if let Some(at) = live.iter().position(|path| path == temp) {
         live.swap_remove(at);
     }
+}
+
+/// Why `target` (shown as `name`) cannot be written, when its temporary file cannot be
+/// created: the temporary file is a detail of how `OUT` is written, so the message is about
+/// `OUT`, and a missing directory (`-o nodir/out.json`) is said in those words.
+fn cannot_create_temp(name: &str, target: &Path, err: &io::Error) -> Failure {
+    let dir = target.parent().filter(|dir| !dir.as_os_str().is_empty());
+    if err.kind() == io::ErrorKind::NotFound
+        && let Some(dir) = dir.filter(|dir| fs::metadata(dir).is_err())
+    {
+        return Failure::Usage(format!(
+            "cannot create {name}: the directory {} does not exist",
+            dir.display()
+        ));
+    }
+    let dir = dir.unwrap_or(Path::new("."));
+    Failure::Usage(format!(
+        "cannot create {name}: cannot create a file in {}: {err}",
+        dir.display()
+    ))
 }
 
 /// Whether `path` leads to an open file descriptor rather than to a file of its own:

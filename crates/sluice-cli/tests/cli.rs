@@ -1762,3 +1762,24 @@ fn ndjson_stats_fail_fast_stops_at_the_first_bad_record_and_strict_is_its_alias(
     assert!(help.contains("--fail-fast"), "{help}");
     assert!(help.contains("--strict"), "{help}");
 }
+
+#[test]
+fn an_output_in_a_missing_directory_is_named_with_that_directory() {
+    let input = temp_file("output-no-dir", "in.json", b"[1]");
+    let dir = input.with_file_name("nodir");
+    let target = dir.join("out.json");
+    let (input, target) = (input.to_str().unwrap(), target.to_str().unwrap());
+    for args in [
+        vec!["fmt", input, "-o", target],
+        vec!["convert", input, "--to", "ndjson", "-o", target],
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(target), "{stderr}");
+        assert!(stderr.contains("does not exist"), "{stderr}");
+        // The temporary file is how OUT is written, not what the user asked for.
+        assert!(!stderr.contains("temporary"), "{stderr}");
+        assert!(!dir.exists());
+    }
+}
