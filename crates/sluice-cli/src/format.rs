@@ -4,15 +4,39 @@ use std::path::Path;
 
 use clap::ValueEnum;
 
-/// A data format the command line reads or writes.
+/// A data format the command line reads or writes; as a value of an input's flag (`--from`),
+/// its help says how it is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Format {
-    /// JSON (RFC 8259; relaxed dialects with --relaxed / --json5).
+    /// One JSON text, in the dialect of --strict, --relaxed or --json5, else of the extension
+    /// (.jsonc relaxed, .json5 JSON5), else RFC 8259.
     Json,
-    /// Newline-delimited JSON: values separated by line breaks.
+    /// Newline-delimited JSON: one value per line, each in the JSON dialect.
     Ndjson,
-    /// MessagePack.
+    /// MessagePack: a stream of values.
     Msgpack,
+}
+
+/// An output format (`--to`): the same formats as [`Format`], with a help that says how each
+/// is written. The dialect flags are about input only, so they have no place here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// One JSON text, RFC 8259, whatever the input's dialect.
+    Json,
+    /// Newline-delimited JSON: one RFC 8259 value per line.
+    Ndjson,
+    /// MessagePack: a stream of values.
+    Msgpack,
+}
+
+impl From<OutputFormat> for Format {
+    fn from(format: OutputFormat) -> Format {
+        match format {
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Ndjson => Format::Ndjson,
+            OutputFormat::Msgpack => Format::Msgpack,
+        }
+    }
 }
 
 /// How lenient the JSON reader is.

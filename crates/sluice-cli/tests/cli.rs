@@ -1783,3 +1783,27 @@ fn an_output_in_a_missing_directory_is_named_with_that_directory() {
         assert!(!dir.exists());
     }
 }
+
+/// The lines of `help` from the one that starts with `from` to the one before the next
+/// option.
+fn option_help(help: &str, from: &str) -> String {
+    help.lines()
+        .skip_while(|l| !l.trim_start().starts_with(from))
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || !l.trim_start().starts_with('-') || l.contains(": "))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn the_output_format_help_leaves_the_input_dialects_out() {
+    let help = text(&sluice(&["convert", "--help"]).stdout);
+    let to = option_help(&help, "--to <TO>");
+    assert!(to.contains("json:") && to.contains("msgpack:"), "{to}");
+    // The dialect flags choose how input is read; output JSON is always RFC 8259.
+    for input_only in ["--relaxed", "--json5", "relaxed"] {
+        assert!(!to.contains(input_only), "{to}");
+    }
+    let from = option_help(&help, "--from <FROM>");
+    assert!(from.contains("--relaxed"), "{from}");
+}

@@ -17,7 +17,7 @@ use sluice_msgpack::MsgPackWriter;
 
 use crate::Failure;
 use crate::commands::pump::{DialectFlags, Shape, json_options, pump_and_commit};
-use crate::format::Format;
+use crate::format::{Format, OutputFormat};
 use crate::input::Input;
 use crate::output::Output;
 
@@ -57,7 +57,7 @@ pub(crate) struct Args {
     from: Option<Format>,
     /// The output format (default: from the `-o` extension).
     #[arg(long, value_enum)]
-    to: Option<Format>,
+    to: Option<OutputFormat>,
     /// Write here instead of standard output (replaced only on success).
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
@@ -86,6 +86,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     })?;
     let to = args
         .to
+        .map(Format::from)
         .or_else(|| args.output.as_deref().and_then(Format::from_path))
         .ok_or_else(|| Failure::Usage("cannot tell the output format: use --to".into()))?;
     check_options(args, from, to)?;
