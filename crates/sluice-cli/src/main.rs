@@ -31,8 +31,13 @@ Exit codes:
     2  usage error: bad arguments, a file that cannot be read or written, an unknown format
   130  interrupted (Ctrl-C, SIGTERM) while writing -o OUT, which is left as it was
 
-Formats are guessed from file extensions (.json .jsonc .json5 .ndjson .jsonl .msgpack .mpk .mp)
-unless --from/--to say otherwise. `-` reads standard input.";
+The format of an input: --from (convert, dump) or --ndjson / --msgpack (check), else its
+extension (.json .jsonc .json5 JSON, .ndjson .jsonl NDJSON, .msgpack .mpk .mp MessagePack),
+else JSON (convert asks for --from instead). fmt always reads one JSON text, and ndjson stats
+NDJSON records. The output format of convert: --to, else the extension of -o OUT.
+The JSON dialect of an input: --strict, --relaxed or --json5, else its extension (.jsonc
+relaxed, .json5 JSON5), else RFC 8259 (ndjson stats reads RFC 8259 only).
+`-` reads standard input.";
 
 /// Move structured data between JSON, NDJSON and MessagePack, with diagnostics that point at
 /// the exact value.

@@ -1807,3 +1807,11 @@ fn the_output_format_help_leaves_the_input_dialects_out() {
     let from = option_help(&help, "--from <FROM>");
     assert!(from.contains("--relaxed"), "{from}");
 }
+
+#[test]
+fn the_help_names_every_flag_that_chooses_a_format() {
+    let help = text(&sluice(&["--help"]).stdout);
+    for flag in ["--from", "--to", "--ndjson", "--msgpack", "-o"] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+}
