@@ -192,7 +192,7 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
         Some(bytes) if err.source_text().is_none() => err.with_source_text(name, bytes),
         _ => err,
     };
-    let err = with_command_line_hint(err);
+    let err = with_encoding_hint(with_command_line_hint(err));
     let mut text = err.render();
     if source.is_none() && err.source_text().is_none() {
         text.push_str(&format!("  = in {name}\n"));
@@ -209,6 +209,40 @@ fn with_command_line_hint(err: sluice_core::Error) -> sluice_core::Error {
         err.with_note("`sluice convert --binary base64` writes bin and ext values as base64")
     } else if code == sluice_json::codes::NON_FINITE_NUMBER {
         err.with_note("JSON has no Infinity or NaN; `sluice convert --to msgpack` keeps them")
+    } else {
+        err
+    }
+}
+
+/// The note for JSON input that looks like UTF-16 (see [`looks_like_utf16`]).
+pub(crate) const UTF16_NOTE: &str = "the input looks like UTF-16, and JSON must be UTF-8: \
+                                      convert it first (`iconv -f UTF-16 -t UTF-8`)";
+
+/// Whether the first bytes of an input say it is UTF-16 text: a UTF-16 byte order mark
+/// (FF FE or FE FF), or two ASCII characters each with a zero byte beside it (`{\0"\0`,
+/// `\0{\0"`). No JSON text starts so (a zero byte is never valid JSON), so a note saying
+/// so cannot mislead.
+pub(crate) fn looks_like_utf16(head: &[u8]) -> bool {
+    let ascii = |byte: u8| byte != 0 && byte.is_ascii();
+    match *head {
+        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => true,
+        [a, 0, b, 0, ..] | [0, a, 0, b, ..] => ascii(a) && ascii(b),
+        _ => false,
+    }
+}
+
+/// A UTF-16 file read as JSON fails at its first or second byte (`found byte 0xFF`, or a
+/// zero byte), which says nothing of the cause: a note names the encoding. Only for an error
+/// there, with the source text from the start of the input (so never for MessagePack, whose
+/// diagnostics carry no text); the error code is kept.
+fn with_encoding_hint(err: sluice_core::Error) -> sluice_core::Error {
+    let near_start = err.span().is_some_and(|span| span.start <= 1);
+    // Kept lines start the input only when no line break is counted before them.
+    let utf16 = err
+        .source_text()
+        .is_some_and(|source| source.line_offset == 0 && looks_like_utf16(&source.text));
+    if near_start && utf16 {
+        err.with_note(UTF16_NOTE)
     } else {
         err
     }
@@ -264,6 +298,29 @@ mod tests {
             panic!("/dev/null opens")
         };
         assert_eq!(read_all(input), (false, Vec::new()));
+    }
+
+    #[test]
+    fn utf16_is_told_by_its_byte_order_mark_or_its_zero_bytes() {
+        for utf16 in [
+            &b"\xFF\xFE{\0"[..],
+            b"\xFE\xFF\0{",
+            b"{\0\"\0a\0",
+            b"\0[\0\x31",
+            b" \0[\0",
+        ] {
+            assert!(looks_like_utf16(utf16), "{utf16:?}");
+        }
+        for other in [
+            &b"{\"a\": 1}"[..],
+            b"\xEF\xBB\xBF{}",
+            b"{\0",
+            b"\0\0\0\0",
+            b"\x80\0\x81\0",
+            b"",
+        ] {
+            assert!(!looks_like_utf16(other), "{other:?}");
+        }
     }
 
     #[test]

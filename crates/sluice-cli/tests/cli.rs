@@ -1815,3 +1815,53 @@ fn the_help_names_every_flag_that_chooses_a_format() {
         assert!(help.contains(flag), "{flag}: {help}");
     }
 }
+
+#[test]
+fn json_that_looks_like_utf16_gets_a_note_and_keeps_its_code() {
+    const NOTE: &str = "UTF-16";
+    // "{"a":1}" in UTF-16 LE with its byte order mark, then in UTF-16 BE without one.
+    let le: Vec<u8> = b"\xFF\xFE"
+        .iter()
+        .copied()
+        .chain(b"{\"a\":1}".iter().flat_map(|&b| [b, 0]))
+        .collect();
+    let be: Vec<u8> = b"{\"a\":1}".iter().flat_map(|&b| [0, b]).collect();
+    let le_path = temp_file("utf16", "le.json", &le);
+    let be_path = temp_file("utf16", "be.json", &be);
+    let (le_path, be_path) = (le_path.to_str().unwrap(), be_path.to_str().unwrap());
+    for (args, code) in [
+        (vec!["check", le_path], "json/UnexpectedToken"),
+        (vec!["check", be_path], "json/UnexpectedToken"),
+        (vec!["check", "--ndjson", le_path], "json/UnexpectedToken"),
+        (vec!["fmt", le_path], "json/UnexpectedToken"),
+        (
+            vec!["ndjson", "stats", "--fail-fast", le_path],
+            "json/UnexpectedToken",
+        ),
+    ] {
+        let out = sluice(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(&format!("error[{code}]")), "{stderr}");
+        assert!(stderr.contains(NOTE), "{args:?}: {stderr}");
+    }
+    // Streamed, the note is there as well.
+    let out = sluice_with_stdin(&["check", "-"], &le);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(NOTE), "{}", text(&out.stderr));
+    // ndjson stats lists each bad line, then says once why they are all bad.
+    let lines: Vec<u8> = b"{\"a\":1}\n{}\n".iter().flat_map(|&b| [b, 0]).collect();
+    let lines = temp_file("utf16", "le.ndjson", &lines);
+    let out = sluice(&["ndjson", "stats", lines.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    let notes = stderr.lines().filter(|l| l.contains(NOTE)).count();
+    assert_eq!(notes, 1, "{stderr}");
+    // Bytes that are not UTF-16 get no such note, nor does MessagePack.
+    let other = temp_file("utf16", "other.json", b"\xFF\xFF");
+    let out = sluice(&["check", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out.stderr).contains(NOTE), "{}", text(&out.stderr));
+    let out = sluice(&["check", "--msgpack", le_path]);
+    assert!(!text(&out.stderr).contains(NOTE), "{}", text(&out.stderr));
+}

@@ -260,6 +260,16 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
     Ok((Box::new(file), metadata.map(|m| m.len())))
 }
 
+/// Reads the first (up to 4) bytes of `source`, and gives them back with a reader of the
+/// whole input, those bytes included.
+fn read_head(mut source: Box<dyn Read>) -> io::Result<(Vec<u8>, Box<dyn Read>)> {
+    let mut head = Vec::with_capacity(4);
+    // `take` and `read_to_end` retry short and interrupted reads (a pipe gives what it has).
+    source.by_ref().take(4).read_to_end(&mut head)?;
+    let whole = io::Cursor::new(head.clone()).chain(source);
+    Ok((head, Box::new(whole)))
+}
+
 fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
     crate::input::stdin_at_most_once(&args.files)?;
     let mut options = ParallelOptions {
@@ -308,6 +318,14 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
             }
             _ => source,
         };
+        // Its first bytes, to tell a UTF-16 file, whose every line is bad, by a note.
+        let (head, source) = match read_head(source) {
+            Ok(read) => read,
+            Err(e) => {
+                cannot_read(&format!("cannot read {name}: {e}"));
+                continue;
+            }
+        };
         // The file's own table, added to the total only once the whole file is read.
         let mut table = Table::default();
         let ingested = ingest_blocks(
@@ -338,6 +356,14 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
                 bad.record.offset,
                 bad.error.code()
             ));
+        }
+        if summary
+            .errors
+            .first()
+            .is_some_and(|bad| bad.record.offset == 0)
+            && crate::input::looks_like_utf16(&head)
+        {
+            crate::to_stderr(format_args!("{name}: note: {}\n", crate::input::UTF16_NOTE));
         }
         total.add(table);
         records += summary.records;
