@@ -107,7 +107,8 @@ impl<S: Input> NdjsonReader<S> {
     /// [`skip_bad_record`](Self::skip_bad_record) drops the bad record's line: then it goes
     /// on with the next line.
     ///
-    /// A second value on a record's line is found here, once the record was handed out.
+    /// A second value on a record's line is found here, once the record was handed out,
+    /// unless [`Record::finish`] found it first (then this reports its error again).
     ///
     /// # Errors
     /// An I/O error, or an error in the rest of the previous record (a syntax error, a
@@ -159,12 +160,15 @@ impl<S: Input> NdjsonReader<S> {
     /// records and the same bad lines.
     ///
     /// A bad line counts as the record its error's note names: the record handed out whose
-    /// value failed, or, for an error after the last record's value (a second value on its
-    /// line, `1 2`, or a comment left open after it) or in a record's first token, one
-    /// more; [`records_read`](Self::records_read) counts it. A record whose line goes on
-    /// with a second value was handed out (and may have been read whole) before its line
-    /// showed the error: the parallel ingestion, which checks each line's end, counts that
-    /// line as one bad record, and no good one.
+    /// value failed or whose [`Record::finish`] failed; for an error that `next_record`
+    /// finds after the last record's value (a second value on its line, `1 2`, or a comment
+    /// left open after it) or in a record's first token, one more.
+    /// [`records_read`](Self::records_read) counts it. A record whose line goes on with a
+    /// second value is handed out (and may be read whole) before its line shows the error:
+    /// call [`Record::finish`] before taking a record as good, and the good records and bad
+    /// lines (each one record) are those of the parallel ingestion, which checks each line's
+    /// end. Without it, such a record was read as good, and its line is one more, bad,
+    /// record.
     ///
     /// Memory stays bounded: the dropped line is read through the input's window, never
     /// held, however long. Over `io::Read`, a record whose value goes on past its line feed
@@ -174,7 +178,7 @@ impl<S: Input> NdjsonReader<S> {
     /// ```
     /// use sluice_core::{Reader, Token};
     /// use sluice_json::{codes, NdjsonReader};
-    /// let input = "{\"id\": 1}\n{\"id\": 2,}\n\n[1,\n{\"id\": 4}\n";
+    /// let input = "{\"id\": 1}\n{\"id\": 2,}\n\n[1,\n{\"id\": 4}\n{\"id\": 5} 6\n";
     /// let mut records = NdjsonReader::from_read(input.as_bytes());
     /// let (mut good, mut bad) = (Vec::new(), Vec::new());
     /// loop {
@@ -182,7 +186,10 @@ impl<S: Input> NdjsonReader<S> {
     ///         Ok(None) => break,
     ///         Ok(Some(mut record)) => {
     ///             let line = record.line();
-    ///             match Token::read_all(&mut record) {
+    ///             // `finish` checks that the line holds nothing more before the record
+    ///             // counts as good.
+    ///             let read = Token::read_all(&mut record);
+    ///             match read.and_then(|tokens| record.finish().map(|()| tokens)) {
     ///                 Ok(tokens) => {
     ///                     good.push((line, tokens.len()));
     ///                     continue;
@@ -197,9 +204,17 @@ impl<S: Input> NdjsonReader<S> {
     ///     bad.push((line, error.code()));
     /// }
     /// assert_eq!(good, [(1, 4), (5, 4)]);
-    /// // The `}` after `,` on line 2, and `[1,` cut by its line feed on line 4.
-    /// assert_eq!(bad, [(Some(2), codes::EXPECT_KEY), (Some(4), codes::UNEXPECTED_EOF)]);
-    /// assert_eq!(records.records_read(), 4);
+    /// // The `}` after `,` on line 2, `[1,` cut by its line feed on line 4, and the `6`
+    /// // after record 5's value on line 6.
+    /// assert_eq!(
+    ///     bad,
+    ///     [
+    ///         (Some(2), codes::EXPECT_KEY),
+    ///         (Some(4), codes::UNEXPECTED_EOF),
+    ///         (Some(6), codes::TRAILING_TOKEN),
+    ///     ]
+    /// );
+    /// assert_eq!(records.records_read(), 5);
     /// # Ok::<(), sluice_core::Error>(())
     /// ```
     ///
@@ -234,6 +249,7 @@ impl<S: Input> NdjsonReader<S> {
 }
 
 /// One NDJSON record: a [`Reader`] over one value, that answers [`Entry::Ended`] after it.
+/// [`finish`](Record::finish) ends it, and checks the rest of its line.
 ///
 /// Errors from a record's reads carry absolute byte spans (into the whole input) and a note
 /// naming the record and its line.
@@ -279,6 +295,55 @@ impl<S: Input> Record<'_, S> {
     #[must_use]
     pub fn number(&self) -> u64 {
         self.number
+    }
+
+    /// Ends the record: reads (and checks) whatever of its value is left, as
+    /// [`next_record`](NdjsonReader::next_record) would, then checks that nothing but
+    /// whitespace (and comments, where the options allow them) follows the value on its
+    /// line, up to its line feed or the end of the input. Call it before accepting what was
+    /// read: a record whose line goes on with a second value (`1 2`, `[1] x`) is handed out,
+    /// and may be read whole, before its line shows the error. The next line is not read.
+    ///
+    /// On an error, the line is bad and counts as this record: `next_record` reports the
+    /// same error again (with this record's note), and
+    /// [`skip_bad_record`](NdjsonReader::skip_bad_record) drops the line as this record,
+    /// not one more, as the [`parallel`](crate::parallel) ingestion counts it.
+    ///
+    /// ```
+    /// use sluice_core::{Reader, Span};
+    /// use sluice_json::{codes, NdjsonReader};
+    /// let mut records = NdjsonReader::from_str("[1]  \n[2] [3]\n[4]\n");
+    /// let mut first = records.next_record()?.expect("a first record");
+    /// first.skip()?;
+    /// first.finish()?;
+    /// let mut second = records.next_record()?.expect("a second record");
+    /// second.skip()?; // read whole, but its line goes on
+    /// let err = second.finish().unwrap_err();
+    /// assert_eq!((err.code(), err.span()), (codes::TRAILING_TOKEN, Some(Span::new(10, 11))));
+    /// assert_eq!(records.skip_bad_record()?, Some(2));
+    /// let third = records.next_record()?.expect("a third record");
+    /// assert_eq!((third.number(), third.line()), (3, 3));
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An error in the rest of the value, [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN)
+    /// at a token after it on its line, another error met there (a block comment left open,
+    /// invalid UTF-8 in a comment), or an I/O error; the error the reader failed with
+    /// before, if it did.
+    pub fn finish(self) -> Result<()> {
+        while !self.done() {
+            if let Err(err) = self.reader.consume_any() {
+                return Err(self.annotate(err));
+            }
+        }
+        if let Err(err) = self.reader.check_record_line_end() {
+            // The line is bad, and so is this record: it no longer counts as read, so the
+            // line is dropped as this record, and `next_record` repeats the error as its.
+            self.reader.set_values_read(self.number - 1);
+            return Err(self.annotate(err));
+        }
+        Ok(())
     }
 
     fn done(&self) -> bool {

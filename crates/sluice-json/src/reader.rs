@@ -1279,6 +1279,51 @@ impl<S: Input> JsonReader<S> {
         self.lines.counted_to = at;
     }
 
+    /// For [`Record::finish`](crate::Record::finish), after an NDJSON record's value:
+    /// checks that nothing but whitespace (and comments, where allowed) follows the value on
+    /// its line, up to its line feed (left for the next record's separator) or the end of
+    /// the input. Anything else is the error the next peek would report, with the same code,
+    /// span and path (a token there is [`TRAILING_TOKEN`](codes::TRAILING_TOKEN)), and the
+    /// reader fails with it as at any error in the input. The next line is never read, so a
+    /// live stream is not waited on.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn check_record_line_end(&mut self) -> Result<()> {
+        if self.state != State::AfterRoot || self.pending.is_some() {
+            // Failed: its error again. A pending token was lexed after a line break.
+            return self.peek().map(drop);
+        }
+        let outcome = self.skip_to_record_line_end();
+        self.next_start = self.pos;
+        outcome.map_err(|err| self.stop(err))
+    }
+
+    /// [`Self::check_record_line_end`]'s scan, as [`Self::skip_record_separator`] does it
+    /// but stopping at the line feed.
+    fn skip_to_record_line_end(&mut self) -> Result<()> {
+        loop {
+            if !self.ensure(0, 1)? {
+                return Ok(());
+            }
+            let byte = self.rest()[0];
+            let skipped = match byte {
+                b'\n' => return Ok(()),
+                b' ' | b'\r' | b'\t' => {
+                    self.pos += 1;
+                    true
+                }
+                b'/' if self.options.comments => self.skip_comment()?,
+                _ if self.options.json5_whitespace => self.skip_json5_space(byte)?,
+                _ => false,
+            };
+            if !skipped {
+                return Err(
+                    self.unexpected_here(codes::TRAILING_TOKEN, "a line break between records")
+                );
+            }
+        }
+    }
+
     /// Between NDJSON records: whitespace that must include a line break before the next
     /// record. Returns the next byte and whether a line break was seen.
     fn skip_record_separator(&mut self) -> Result<(Option<u8>, bool)> {

@@ -889,13 +889,25 @@ enum Seen {
 
 /// Reads every record of `records`, skipping the bad ones.
 fn read_skipping<S: Input>(records: &mut NdjsonReader<S>) -> Vec<Seen> {
+    read_skipping_with(records, false)
+}
+
+/// [`read_skipping`], each record checked with `Record::finish` before it counts as good
+/// when `finish`.
+fn read_skipping_with<S: Input>(records: &mut NdjsonReader<S>, finish: bool) -> Vec<Seen> {
     let mut seen = Vec::new();
     loop {
         let err = match records.next_record() {
             Ok(None) => return seen,
             Ok(Some(mut record)) => {
                 let (number, line, offset) = (record.number(), record.line(), record.offset());
-                match Token::read_all(&mut record) {
+                let read = Token::read_all(&mut record);
+                let read = if finish {
+                    read.and_then(|tokens| record.finish().map(|()| tokens))
+                } else {
+                    read
+                };
+                match read {
                     Ok(tokens) => {
                         seen.push(Seen::Good(number, line, offset, tokens));
                         continue;
@@ -943,6 +955,7 @@ fn inputs_with_bad_records() -> Vec<Vec<u8>> {
         b"{\"a\":1}\n[1 2]\n{\"b\":2}\n[3]\n".to_vec(),
         b"1\n[\"\xff\"]\n{\"a\":1,\"a\":2}\ntru\n2\n".to_vec(),
         b"1\n2 3\n4\n".to_vec(),
+        b"{\"a\":1} {\"b\":2}\n[1] x\r\n[2]\n3 4".to_vec(),
         b"[1,\n2]\n[3,\n{\"a\":[4]}\n5\n".to_vec(),
         b"[1,\r\n\r\n{\"a\":1}\r\n[x]\r\n\r\n7\r\n".to_vec(),
         b"\n\n{\"a\":\n\n\n[1]\n\n".to_vec(),
@@ -957,12 +970,30 @@ fn inputs_with_bad_records() -> Vec<Vec<u8>> {
 /// The records of `text` over the slice (`chunk` 0) or through `io::Read`, `chunk` bytes a
 /// read, in a window a few bytes larger for odd chunks.
 fn skipping_over(text: &[u8], chunk: usize, options: &JsonOptions) -> Vec<Seen> {
+    skipping_over_with(text, chunk, options, false).0
+}
+
+/// [`skipping_over`] with [`read_skipping_with`]'s `finish`; also the records read.
+fn skipping_over_with(
+    text: &[u8],
+    chunk: usize,
+    options: &JsonOptions,
+    finish: bool,
+) -> (Vec<Seen>, u64) {
     if chunk == 0 {
         let input = sluice_json::SliceInput::new(text);
-        read_skipping(&mut NdjsonReader::new(input, options.clone()))
+        let mut records = NdjsonReader::new(input, options.clone());
+        (
+            read_skipping_with(&mut records, finish),
+            records.records_read(),
+        )
     } else {
         let input = common::trickle_input(text, chunk);
-        read_skipping(&mut NdjsonReader::new(input, options.clone()))
+        let mut records = NdjsonReader::new(input, options.clone());
+        (
+            read_skipping_with(&mut records, finish),
+            records.records_read(),
+        )
     }
 }
 
@@ -1112,6 +1143,171 @@ fn skipping_without_a_failure_drops_nothing() {
 }
 
 #[test]
+fn a_second_value_on_a_records_line_fails_its_finish_as_that_record() {
+    for text in ["1 2\n3\n", "{\"a\":1} {\"b\":2}\n3\n", "[1] x\n3\n"] {
+        let mut records = NdjsonReader::from_str(text);
+        let mut record = records.next_record().unwrap().unwrap();
+        Token::read_all(&mut record).unwrap();
+        let err = failure(record.finish());
+        // The token is described by its first character, or its word.
+        let second = text.find(' ').unwrap() + 1;
+        assert_eq!(
+            (err.code(), err.span()),
+            (codes::TRAILING_TOKEN, Some(Span::new(second, second + 1))),
+            "{text:?}"
+        );
+        assert!(
+            err.notes().iter().any(|n| n == "in record 1 (line 1)"),
+            "{text:?}: {:?}",
+            err.notes()
+        );
+        // The reader failed there: the same error again, as the same record's.
+        let again = failure(records.next_record().map(drop));
+        assert_eq!((again.code(), again.span()), (err.code(), err.span()));
+        assert_eq!(again.notes(), err.notes(), "{text:?}");
+        // The line is dropped as record 1, not one more.
+        assert_eq!(records.skip_bad_record().unwrap(), Some(1), "{text:?}");
+        assert_eq!(records.records_read(), 1, "{text:?}");
+        let mut next = records.next_record().unwrap().unwrap();
+        assert_eq!((next.number(), next.line()), (2, 2), "{text:?}");
+        assert_eq!(next.read_u8().unwrap(), 3);
+        next.finish().unwrap();
+        assert!(records.next_record().unwrap().is_none());
+        assert_eq!(records.records_read(), 2, "{text:?}");
+    }
+}
+
+/// What `Record::finish` reports: nothing, or an error's code and span.
+type LineEnd = Option<(sluice_core::ErrorCode, Span)>;
+
+#[test]
+fn finish_reports_what_the_next_record_would_on_the_records_line() {
+    let comments = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    // (input, options, the error of `finish` after the first record was read whole)
+    let cases: [(&str, &JsonOptions, LineEnd); 9] = [
+        ("[1]\n[2]\n", &JsonOptions::ndjson(), None),
+        ("[1] \t\r\n[2]\n", &JsonOptions::ndjson(), None),
+        ("[1]", &JsonOptions::ndjson(), None),
+        ("[1]   ", &JsonOptions::ndjson(), None),
+        ("[1] // ok\n[2]\n", &comments, None),
+        ("[1] /* ok */ \n[2]\n", &comments, None),
+        (
+            "[1] // no\n[2]\n",
+            &JsonOptions::ndjson(),
+            Some((codes::TRAILING_TOKEN, Span::new(4, 5))),
+        ),
+        (
+            "[1] /* open\n[2]\n",
+            &comments,
+            Some((codes::UNCLOSED_COMMENT, Span::new(4, 12))),
+        ),
+        (
+            "[1] /* */ [2]\n",
+            &comments,
+            Some((codes::TRAILING_TOKEN, Span::new(10, 11))),
+        ),
+    ];
+    for (text, options, expected) in cases {
+        // What the loop without `finish` meets at the next `next_record`.
+        let input = sluice_json::SliceInput::new(text.as_bytes());
+        let mut records = NdjsonReader::new(input, options.clone());
+        Token::read_all(&mut records.next_record().unwrap().unwrap()).unwrap();
+        let next = records
+            .next_record()
+            .map(drop)
+            .map_err(|e| (e.code(), e.span(), e.path().map(ToString::to_string)));
+        for chunk in [0, 1, 2, 3] {
+            let what = format!("{text:?} {chunk}-byte reads");
+            let outcome = if chunk == 0 {
+                let input = sluice_json::SliceInput::new(text.as_bytes());
+                let mut records = NdjsonReader::new(input, options.clone());
+                let mut record = records.next_record().unwrap().unwrap();
+                Token::read_all(&mut record).unwrap();
+                record.finish()
+            } else {
+                let input = Trickle {
+                    bytes: text.as_bytes(),
+                    chunk,
+                };
+                let input = sluice_json::IoInput::with_window(input, chunk + 4);
+                let mut records = NdjsonReader::new(input, options.clone());
+                let mut record = records.next_record().unwrap().unwrap();
+                Token::read_all(&mut record).unwrap();
+                record.finish()
+            };
+            let outcome =
+                outcome.map_err(|e| (e.code(), e.span(), e.path().map(ToString::to_string)));
+            assert_eq!(
+                outcome
+                    .clone()
+                    .map_err(|(code, span, _)| (code, span.unwrap())),
+                expected.map_or(Ok(()), Err),
+                "{what}"
+            );
+            if outcome.is_err() {
+                assert_eq!(outcome, next, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn finish_reads_the_rest_of_a_record_and_counts_its_errors_as_that_record() {
+    // Left unread, then checked: the rest is read, then the line's end.
+    let mut records = NdjsonReader::from_str("{\"a\":[1,2]} 3\n[4]\n");
+    let mut record = records.next_record().unwrap().unwrap();
+    record.read_map_root().unwrap();
+    let err = failure(record.finish());
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::TRAILING_TOKEN, Some(Span::new(12, 13)))
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(1));
+    assert_eq!(records.records_read(), 1);
+    // An error in the unread rest is the record's own.
+    let mut records = NdjsonReader::from_str("[1 2]\n[3]\n");
+    let record = records.next_record().unwrap().unwrap();
+    let err = failure(record.finish());
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(3, 4)))
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(1));
+    let next = records.next_record().unwrap().unwrap();
+    assert_eq!((next.number(), next.line()), (2, 2));
+    // A record cut by its line feed.
+    let mut records = NdjsonReader::from_str("[1,\n2]\n[3]\n");
+    let record = records.next_record().unwrap().unwrap();
+    let err = failure(record.finish());
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::UNEXPECTED_EOF, Some(Span::at(3)))
+    );
+    assert_eq!(records.skip_bad_record().unwrap(), Some(1));
+    let next = records.next_record().unwrap().unwrap();
+    assert_eq!((next.number(), next.line()), (2, 2));
+}
+
+#[test]
+fn finish_does_not_read_the_next_line() {
+    // The stream breaks after the first line: `finish` is done at its line feed.
+    let mut records = NdjsonReader::from_read(Failing {
+        bytes: b"[1] \n[2]\n",
+        good: 5,
+    });
+    let mut record = records.next_record().unwrap().unwrap();
+    Token::read_all(&mut record).unwrap();
+    record.finish().unwrap();
+    assert_eq!(
+        failure(records.next_record().map(drop)).code(),
+        sluice_core::codes::IO
+    );
+}
+
+#[test]
 fn a_bad_line_a_megabyte_long_is_dropped_through_a_small_window() {
     // The error comes early on the line; the rest is read through the 16-byte window and
     // dropped, never held. Then a record cut by its line feed whose next line, a megabyte
@@ -1257,7 +1453,9 @@ fn skipping_bad_records_agrees_with_the_parallel_ingestion() {
             })
             .collect();
         for chunk in [0, 1, 3, 7] {
-            let seen = skipping_over(&text, chunk, &JsonOptions::ndjson());
+            // Each record's line checked by `finish` before it counts: the same good records
+            // and bad lines as the parallel ingestion, each line one record.
+            let (seen, records) = skipping_over_with(&text, chunk, &JsonOptions::ndjson(), true);
             let bad: Vec<_> = seen
                 .iter()
                 .filter_map(|s| match s {
@@ -1265,8 +1463,24 @@ fn skipping_bad_records_agrees_with_the_parallel_ingestion() {
                     Seen::Good(..) => None,
                 })
                 .collect();
-            // A record handed out before its line showed a second value is no good one.
             let good: Vec<_> = seen
+                .iter()
+                .filter_map(|s| match s {
+                    Seen::Good(_, line, _, tokens) => Some((*line, tokens.clone())),
+                    Seen::Bad(..) => None,
+                })
+                .collect();
+            assert_eq!(bad, parallel_bad, "{what:?} {chunk}");
+            assert_eq!(good, parallel_good, "{what:?} {chunk}");
+            assert_eq!(
+                records,
+                summary.records + summary.errors.len() as u64,
+                "{what:?} {chunk}"
+            );
+            // Without `finish`, a record handed out before its line showed a second value
+            // was read whole, and the line counts as one more record: no good one.
+            let seen = skipping_over(&text, chunk, &JsonOptions::ndjson());
+            let unchecked_good: Vec<_> = seen
                 .iter()
                 .filter_map(|s| match s {
                     Seen::Good(_, line, _, tokens) if !bad.iter().any(|(bad, ..)| bad == line) => {
@@ -1275,9 +1489,7 @@ fn skipping_bad_records_agrees_with_the_parallel_ingestion() {
                     _ => None,
                 })
                 .collect();
-            assert_eq!(bad, parallel_bad, "{what:?} {chunk}");
-            assert_eq!(good, parallel_good, "{what:?} {chunk}");
-            assert_eq!(summary.records, good.len() as u64, "{what:?}");
+            assert_eq!(unchecked_good, parallel_good, "{what:?} {chunk}");
         }
     }
 }
