@@ -21,7 +21,8 @@ use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 /// [`TRAILING_TOKEN`](crate::codes::TRAILING_TOKEN). A record is one line: a value
 /// that goes on past a line feed (between tokens, or after a line comment) is cut off
 /// there, as [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF) at the line feed, the error a
-/// reader of that line alone reports. An error that the next line makes (`[1` then `2`) is
+/// reader of that line alone reports, with its data path (where the line ends inside the
+/// value: `$.a` for `{"a":` then `1}`). An error that the next line makes (`[1` then `2`) is
 /// reported so; a value that is whole only with the next line (`{"a":` then `1}`) fails at
 /// the read after its last token, so the record never ends cleanly. Inside a record the
 /// usual [`JsonOptions`] apply (strict by default).

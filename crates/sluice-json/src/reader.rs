@@ -62,9 +62,10 @@ enum Failure {
     /// A block comment never closed (its span): its scan went on to the end of the input, or
     /// in NDJSON to the end of its line.
     UnclosedComment(Span),
-    /// An NDJSON record's value went on past the line feed at this absolute offset (see
-    /// [`JsonReader::record_broken_over_lines`]); the record never completes.
-    RecordCutOff(usize),
+    /// An NDJSON record's value went on past a line feed (see
+    /// [`JsonReader::record_broken_over_lines`]): its error, whole (see
+    /// [`JsonReader::record_cut_at`]); the record never completes.
+    RecordCutOff(Error),
     /// Any other error in the input, as first reported: of the lexer, as `peek` reported it
     /// (see [`JsonReader::stop`]), or found by a read (see [`JsonReader::fail_on_read`]).
     Reported(Error),
@@ -77,7 +78,7 @@ impl Failure {
     fn error(&self) -> Error {
         match self {
             Failure::UnclosedComment(span) => unclosed_comment_error(*span),
-            Failure::RecordCutOff(at) => record_line_end_error(*at),
+            Failure::RecordCutOff(cut) => cut.duplicate(),
             Failure::Reported(err) => err.duplicate(),
         }
     }
@@ -182,6 +183,20 @@ struct Frame {
     /// before the first key.
     key_at: usize,
     key_len: usize,
+}
+
+/// Over `io::Read`, where an NDJSON record's value stood when the window last moved while
+/// no line feed had shown in it (see [`JsonReader::checkpoint_record`]): enough to read the
+/// rest of its line again from there, once the bytes before it are gone.
+#[derive(Debug)]
+struct Checkpoint {
+    /// Absolute offset of the reader's position.
+    at: usize,
+    state: State,
+    frames: Vec<Frame>,
+    /// The current key of each frame that is an object and has one (see
+    /// [`JsonReader::path`]).
+    keys: Vec<Option<String>>,
 }
 
 /// What the lexer's out-of-line paths return (see [`JsonReader::out_of_line`]): the entry,
@@ -310,6 +325,12 @@ pub struct JsonReader<S> {
     /// line feed is an error there (see [`Self::record_broken_over_lines`]).
     record_searched_to: usize,
     record_line_feed: Option<usize>,
+    /// NDJSON records: the absolute offset of the current record's value, from where its
+    /// line is read again for the data path of its cut (see
+    /// [`Self::path_at_record_line_end`]), and over `io::Read` the place to read it again
+    /// from once that has left the window.
+    record_start: usize,
+    record_checkpoint: Option<Box<Checkpoint>>,
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {
@@ -407,6 +428,23 @@ fn record_line_end_error(at: usize) -> Error {
     .with_span(Span::at(at))
 }
 
+/// `key` as a JSON string token, for a reader that reads it back (see
+/// [`JsonReader::path_after_checkpoint`]).
+#[cold]
+fn quoted_key(key: &str) -> Vec<u8> {
+    let mut token = Vec::with_capacity(key.len() + 2);
+    token.push(b'"');
+    for byte in key.bytes() {
+        match byte {
+            b'"' | b'\\' => token.extend_from_slice(&[b'\\', byte]),
+            0..=0x1F => token.extend_from_slice(format!("\\u{byte:04x}").as_bytes()),
+            _ => token.push(byte),
+        }
+    }
+    token.push(b'"');
+    token
+}
+
 /// The byte that closes an object (`object`) or an array, and its token.
 #[inline(always)]
 fn closing(object: bool) -> (u8, Entry) {
@@ -449,6 +487,8 @@ impl<S: Input> JsonReader<S> {
             failure: Failure::UnclosedComment(Span::at(0)),
             record_searched_to: 0,
             record_line_feed: None,
+            record_start: 0,
+            record_checkpoint: None,
         }
     }
 
@@ -665,7 +705,153 @@ impl<S: Input> JsonReader<S> {
             .span()
             .map_or(self.input.offset() + self.pos, |span| span.start);
         let at = self.record_cut_before(start)?;
-        Some(record_line_end_error(at).with_path(self.path()))
+        Some(self.record_cut_at(at))
+    }
+
+    /// The error of the current NDJSON record's value cut off by the line feed at `at`
+    /// (absolute), with the data path where the line ends, as a reader of that line alone
+    /// reports it (see [`Self::path_at_record_line_end`]).
+    #[cold]
+    #[inline(never)]
+    fn record_cut_at(&self, at: usize) -> Error {
+        record_line_end_error(at).with_path(self.path_at_record_line_end(at))
+    }
+
+    /// The data path where the current NDJSON record's line ends, at the line feed `at`
+    /// (absolute) inside its value: `$.a` for `{"a":` then `1}`. The lexer does not look for
+    /// line feeds token by token, so the reader may be past it, even past the value's end;
+    /// its path is then found by reading the record's line alone, up to its line feed, as
+    /// the [`parallel`](crate::parallel) ingestion reads it. Over `io::Read`, when the
+    /// record's start has left the window (a line longer than the window), it is `$`.
+    #[cold]
+    #[inline(never)]
+    fn path_at_record_line_end(&self, at: usize) -> Path {
+        let offset = self.input.offset();
+        // Nothing lexed past the line feed: the reader stands where the line ends (as a
+        // reader of the line alone does, which needs no second reading).
+        if offset + self.pos <= at + 1 {
+            return self.path();
+        }
+        let window = self.input.window();
+        let Some(to) = at.checked_sub(offset).filter(|&to| to < window.len()) else {
+            return Path::root();
+        };
+        if let Some(from) = self.record_start.checked_sub(offset) {
+            let mut reader =
+                JsonReader::new(SliceInput::new(&window[from..=to]), self.options.clone());
+            reader.set_record_mode();
+            // The line is read from its value: no byte order mark to look for.
+            reader.refuse_byte_order_mark();
+            return reader.path_at_end_of_line(0);
+        }
+        // Over `io::Read`, the record's start is gone: from the place the window last moved.
+        match &self.record_checkpoint {
+            Some(checkpoint) if checkpoint.at >= self.record_start && checkpoint.at >= offset => {
+                self.path_after_checkpoint(checkpoint, &window[checkpoint.at - offset..=to])
+            }
+            _ => Path::root(),
+        }
+    }
+
+    /// [`Self::path_at_record_line_end`] from `checkpoint`: `rest`, the bytes from there to
+    /// the line feed, read by a reader in the checkpoint's state, whose keys so far stand
+    /// (as JSON strings) before those bytes.
+    #[cold]
+    fn path_after_checkpoint(&self, checkpoint: &Checkpoint, rest: &[u8]) -> Path {
+        let mut bytes = Vec::new();
+        let mut frames = checkpoint.frames.clone();
+        for (frame, key) in frames.iter_mut().zip(&checkpoint.keys) {
+            if let Some(key) = key {
+                frame.key_at = bytes.len();
+                bytes.extend_from_slice(&quoted_key(key));
+                frame.key_len = bytes.len() - frame.key_at;
+            }
+        }
+        let start = bytes.len();
+        bytes.extend_from_slice(rest);
+        // Keys are read back from their tokens, where the frames say (the input is stable).
+        let options = JsonOptions {
+            duplicate_keys: DuplicateKeys::LastWins,
+            ..self.options.clone()
+        };
+        let mut reader = JsonReader::new(SliceInput::new(&bytes), options);
+        reader.set_record_mode();
+        reader.refuse_byte_order_mark();
+        reader.state = checkpoint.state;
+        reader.frames = frames;
+        reader.pos = start;
+        reader.next_start = start;
+        reader.record_start = start;
+        reader.record_searched_to = start;
+        reader.path_at_end_of_line(start)
+    }
+
+    /// For a reader of one record's line (its line feed last) from `start` on: reads until
+    /// it fails, which it does at the line feed, and gives that error's data path; `$` if it
+    /// fails anywhere else (a checkpoint taken inside a comment).
+    #[cold]
+    fn path_at_end_of_line(&mut self, start: usize) -> Path {
+        let line_feed = self.input.window().len().saturating_sub(1);
+        loop {
+            if let Err(err) = self.consume_any() {
+                let at_line_feed = err.code() == codes::UNEXPECTED_EOF
+                    && err.span() == Some(Span::at(line_feed))
+                    && line_feed >= start;
+                return match err.path() {
+                    Some(path) if at_line_feed => path.clone(),
+                    _ => Path::root(),
+                };
+            }
+        }
+    }
+
+    /// Over `io::Read`, before the window moves inside an NDJSON record's value with no line
+    /// feed in it so far: remembers the reader's place and state, so that the data path
+    /// where the record's line ends can be found once the bytes before it are gone (see
+    /// [`Self::path_at_record_line_end`]). Once a window, out of the lexer's way.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint_record(&mut self) {
+        let at = self.input.offset() + self.pos;
+        let checkpoint = Checkpoint {
+            at,
+            state: self.state,
+            frames: self.frames.clone(),
+            keys: self.frame_keys(),
+        };
+        match &mut self.record_checkpoint {
+            Some(old) => **old = checkpoint,
+            None => self.record_checkpoint = Some(Box::new(checkpoint)),
+        }
+    }
+
+    /// The current key of each frame (`None` for arrays, and for an object before its first
+    /// key), as [`Self::path`] finds them.
+    #[cold]
+    fn frame_keys(&self) -> Vec<Option<String>> {
+        let mut keys = Vec::with_capacity(self.frames.len());
+        let mut object = 0;
+        for (depth, frame) in self.frames.iter().enumerate() {
+            if !frame.object {
+                keys.push(None);
+                continue;
+            }
+            let innermost = depth + 1 == self.frames.len();
+            let has_key = !innermost
+                || matches!(
+                    self.state,
+                    State::ObjectColon | State::ObjectValue | State::ObjectNext
+                );
+            keys.push(if !has_key {
+                None
+            } else if self.keys_in_frames() {
+                (frame.key_len > 0).then(|| self.key_in_input(frame.key_at, frame.key_len))
+            } else {
+                self.keys.current_key(object, InputBytes::of(&self.input))
+            });
+            object += 1;
+        }
+        keys
     }
 
     /// The reader stops at an error of the lexer: it is reported with its data path (see
@@ -675,10 +861,12 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn stop(&mut self, err: Error) -> Error {
         if self.state == State::Failed {
-            return match self.failure {
+            return match &self.failure {
                 // Built whole the first time.
                 Failure::Reported(_) => err,
-                Failure::UnclosedComment(_) | Failure::RecordCutOff(_) => self.lexer_error(err),
+                // Also in place of a block comment left open after the cut.
+                Failure::RecordCutOff(cut) => cut.duplicate(),
+                Failure::UnclosedComment(_) => self.lexer_error(err),
             };
         }
         let err = self.lexer_error(err);
@@ -924,10 +1112,11 @@ impl<S: Input> JsonReader<S> {
             }
             if self.records && !self.frames.is_empty() {
                 self.search_record_for_line_feed(self.pos);
-                if !self.input.is_stable()
-                    && let Some(at) = self.record_line_feed
-                {
-                    return Err(self.record_cut_before_refill(at));
+                if !self.input.is_stable() {
+                    if let Some(at) = self.record_line_feed {
+                        return Err(self.record_cut_before_refill(at));
+                    }
+                    self.checkpoint_record();
                 }
             }
             if !self.input.is_stable() {
@@ -1101,9 +1290,10 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn comment_left_open(&mut self, start: usize, end: usize) -> Error {
         let span = Span::new(start, end);
-        self.failure = self
-            .record_cut_before(start)
-            .map_or(Failure::UnclosedComment(span), Failure::RecordCutOff);
+        self.failure = match self.record_cut_before(start) {
+            Some(at) => Failure::RecordCutOff(self.record_cut_at(at)),
+            None => Failure::UnclosedComment(span),
+        };
         self.state = State::Failed;
         unclosed_comment_error(span)
     }
@@ -1175,12 +1365,12 @@ impl<S: Input> JsonReader<S> {
     /// [`NdjsonReader::skip_bad_record`](crate::NdjsonReader::skip_bad_record) goes on
     /// with, and keeping them would hold an unbounded part of the stream (a pretty-printed
     /// document read as NDJSON). The error is the cut the end of the value would report,
-    /// with the data path of the value as a whole, `$`, as over a slice (see
-    /// [`Self::after_value`]); only the token it comes at is earlier.
+    /// with the same data path (see [`Self::record_cut_at`]), as over a slice; only the
+    /// token it comes at is earlier.
     #[cold]
     #[inline(never)]
     fn record_cut_before_refill(&self, at: usize) -> Error {
-        record_line_end_error(at).with_path(Path::root())
+        self.record_cut_at(at)
     }
 
     /// After an error in the input of an NDJSON record, discards the rest of the failed
@@ -1206,7 +1396,7 @@ impl<S: Input> JsonReader<S> {
         }
         let from = match &self.failure {
             Failure::UnclosedComment(span) => span.start,
-            Failure::RecordCutOff(at) => *at,
+            Failure::RecordCutOff(cut) => cut.span().map_or(self.offset(), |span| span.start),
             Failure::Reported(err) if err.code() == sluice_core::codes::IO => {
                 return Err(err.duplicate());
             }
@@ -1680,6 +1870,7 @@ impl<S: Input> JsonReader<S> {
     /// [`Self::lex_value`] for a root value, which starts an NDJSON record.
     fn lex_root_value(&mut self, byte: u8) -> Result<Entry> {
         let at = self.input.offset() + self.pos;
+        self.record_start = at;
         self.record_searched_to = at;
         self.record_line_feed = None;
         self.lex_value(byte)
@@ -2599,8 +2790,7 @@ impl<S: Input> JsonReader<S> {
             return None;
         }
         let cut = self.record_cut_error(err)?;
-        let at = cut.span().map_or(self.pos, |span| span.start);
-        self.fail_dropping_pending(Failure::RecordCutOff(at));
+        self.fail_dropping_pending(Failure::RecordCutOff(cut.duplicate()));
         Some(cut)
     }
 
@@ -2657,7 +2847,7 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     #[inline(never)]
     fn fail_record_cut_off(&mut self, at: usize) {
-        self.failure = Failure::RecordCutOff(at);
+        self.failure = Failure::RecordCutOff(self.record_cut_at(at));
         self.state = State::Failed;
     }
 

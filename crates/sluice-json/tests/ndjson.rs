@@ -3,6 +3,7 @@
 mod common;
 
 use common::{TYPED_NUMBER_READS, Trickle};
+use sluice_core::ErrorCode;
 use sluice_core::{Entry, Reader, Span, Token, ValueWriter, pipe_value};
 use sluice_json::{Input, JsonOptions, NdjsonReader, NdjsonWriter, codes};
 
@@ -1406,6 +1407,110 @@ fn an_io_error_stays_final_when_the_bad_record_is_skipped() {
     assert_eq!(failure(records.skip_bad_record()).code(), io);
     assert_eq!(failure(records.skip_bad_record()).code(), io);
     assert_eq!(failure(records.next_record().map(drop)).code(), io);
+}
+
+/// The first error of the parallel ingestion of `text`, each line read alone: code,
+/// absolute span, data path.
+fn first_line_error(text: &[u8], options: &JsonOptions) -> Option<(ErrorCode, Span, String)> {
+    use sluice_json::parallel::{ParallelOptions, ingest_blocks};
+    let options = ParallelOptions {
+        json: options.clone(),
+        skip_errors: true,
+        ..ParallelOptions::default()
+    };
+    let summary = ingest_blocks(
+        text,
+        &options,
+        || (),
+        |(), reader, _| Token::read_all(reader).map(drop),
+        |()| Ok(()),
+    )
+    .unwrap();
+    summary.errors.first().map(|bad| {
+        let offset = usize::try_from(bad.record.offset).unwrap();
+        let span = bad.error.span().unwrap();
+        (
+            bad.error.code(),
+            Span::new(span.start + offset, span.end + offset),
+            bad.error.path().unwrap().to_string(),
+        )
+    })
+}
+
+/// The first error of `records`, each record read whole: code, span, data path.
+fn first_record_error<S: Input>(mut records: NdjsonReader<S>) -> (ErrorCode, Span, String) {
+    loop {
+        let err = match records.next_record() {
+            Ok(Some(mut record)) => match Token::read_all(&mut record) {
+                Ok(_) => continue,
+                Err(err) => err,
+            },
+            Ok(None) => panic!("no error"),
+            Err(err) => err,
+        };
+        return (
+            err.code(),
+            err.span().unwrap(),
+            err.path().unwrap().to_string(),
+        );
+    }
+}
+
+#[test]
+fn a_record_cut_by_its_line_feed_has_the_data_path_where_its_line_ends() {
+    let comments = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    let ndjson = JsonOptions::ndjson();
+    // (input, options, the data path where the first line ends)
+    let cases: [(&str, &JsonOptions, &str); 12] = [
+        // The value ends on a later line.
+        ("[1,\n2]\n3\n", &ndjson, "$[1]"),
+        ("{\"a\":\n1}\n", &ndjson, "$.a"),
+        ("{\"a\":[1,\n2,3]}\n", &ndjson, "$.a[1]"),
+        ("{\"a\":{\"b\":\n{}}}\n", &ndjson, "$.a.b"),
+        ("[[1],\n[2]]\n[3]\n", &ndjson, "$[1]"),
+        ("{\"a\":1\n}\n", &ndjson, "$.a"),
+        ("{\"a\"\n:1}\n", &ndjson, "$.a"),
+        ("{\n\"a\":1}\n", &ndjson, "$"),
+        // An error on a later line, the cut in its place.
+        ("[1,\n{\"a\":1}\n5\n", &ndjson, "$[1]"),
+        ("{\"k\":1,\n\"k\":2}\n", &ndjson, "$"),
+        (
+            "{\"q\\\"\":[\"x\",\n\"y\" 3]}\n",
+            &ndjson,
+            "$[\"q\\\"\"][1]",
+        ),
+        // A block comment left open after the cut.
+        ("[1, // c\n2, /* open\n]\n", &comments, "$[1]"),
+    ];
+    for (text, options, path) in cases {
+        let line_feed = text.find('\n').unwrap();
+        let expected = (codes::UNEXPECTED_EOF, Span::at(line_feed), path.to_owned());
+        assert_eq!(
+            first_line_error(text.as_bytes(), options),
+            Some(expected.clone()),
+            "{text:?}: the line alone"
+        );
+        let input = sluice_json::SliceInput::new(text.as_bytes());
+        let records = NdjsonReader::new(input, options.clone());
+        assert_eq!(first_record_error(records), expected, "{text:?}");
+        // Through `io::Read`: also once the window has moved past the record's start.
+        for (chunk, window) in [(1, 1), (1, 2), (2, 3), (3, 4), (1, 5), (64, 64)] {
+            let input = Trickle {
+                bytes: text.as_bytes(),
+                chunk,
+            };
+            let input = sluice_json::IoInput::with_window(input, window);
+            let records = NdjsonReader::new(input, options.clone());
+            assert_eq!(
+                first_record_error(records),
+                expected,
+                "{text:?}: {chunk}-byte reads, a {window}-byte window"
+            );
+        }
+    }
 }
 
 #[test]
