@@ -174,7 +174,10 @@ impl<S: Input> NdjsonReader<S> {
     /// Memory stays bounded: the dropped line is read through the input's window, never
     /// held, however long. Over `io::Read`, a record whose value goes on past its line feed
     /// is cut as soon as the window must move, before the next line is dropped from it (so
-    /// it may fail at an earlier token than over a slice, with the same error).
+    /// it may fail at an earlier token than over a slice, with the same error). The stream
+    /// is not read on past such a cut: a stream that breaks in the lines after it reports
+    /// the cut first, as a slice of the same bytes does, and the I/O error when those lines
+    /// are read, final from then on.
     ///
     /// ```
     /// use sluice_core::{Reader, Token};
