@@ -59,7 +59,9 @@ use crate::{JsonOptions, JsonReader, SliceInput};
 /// ```
 #[derive(Debug, Clone)]
 pub struct ParallelOptions {
-    /// Worker threads; 0 means one per available core.
+    /// Worker threads; 0 means one per available core, and a value above
+    /// [`MAX_JOBS`] counts as [`MAX_JOBS`]. When the system refuses to start some of them,
+    /// the run goes on with those it started (see [`ingest_blocks`]).
     pub jobs: usize,
     /// Deliver blocks in input order (`true`, the default) or as soon as each is parsed.
     pub ordered: bool,
@@ -94,12 +96,16 @@ impl Default for ParallelOptions {
 impl ParallelOptions {
     fn worker_count(&self) -> usize {
         if self.jobs > 0 {
-            self.jobs
+            self.jobs.min(MAX_JOBS)
         } else {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }
     }
 }
+
+/// The most worker threads a run starts: [`ParallelOptions::jobs`] above it counts as it.
+/// Far more threads than cores only add memory (each holds up to two blocks in flight).
+pub const MAX_JOBS: usize = 1024;
 
 /// Where a record stands in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,9 +195,13 @@ type Outcome<A> = std::thread::Result<Parsed<A>>;
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
 ///
+/// Of the [`ParallelOptions::jobs`] workers asked for, those the system refuses to start (a
+/// limit on threads or memory) are done without: the run reads with the others.
+///
 /// # Errors
 /// An I/O error, an error returned by `deliver`, or (unless errors are skipped) the first bad
-/// record in input order.
+/// record in input order; [`core/Io`](sluice_core::codes::IO) with the system's error when
+/// not one worker thread could be started.
 ///
 /// # Panics
 /// A panic in `new_accumulator` or `record` stops the run: no more input is read, and it is
@@ -217,11 +227,16 @@ where
     let mut summary = IngestSummary::default();
 
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
+        let mut started = 0usize;
+        let mut refused = None;
+        for worker in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
             let (new_accumulator, record) = (&new_accumulator, &record);
-            scope.spawn(move || {
+            // `scope.spawn` panics when the system cannot start a thread (a process or
+            // memory limit): the run goes on with the workers it has, and fails only with
+            // none.
+            let spawned = spawn_worker(worker, scope, move || {
                 loop {
                     // Hold the lock only to take a block, not while parsing it.
                     let next = match work_rx.lock() {
@@ -240,8 +255,19 @@ where
                     }
                 }
             });
+            match spawned {
+                Ok(()) => started += 1,
+                Err(err) => {
+                    refused = Some(err);
+                    break;
+                }
+            }
         }
         drop(done_tx);
+        if started == 0 {
+            let err = refused.unwrap_or_else(|| io::Error::other("no worker thread"));
+            return Err(Error::io(err).with_note("no worker thread could be started"));
+        }
 
         let mut collector = Collector {
             ordered: options.ordered,
@@ -255,7 +281,7 @@ where
         // Blocks read and not yet delivered (or dropped): parsing, queued, or done and
         // waiting for an earlier block. Reading waits while `2 × jobs` are in flight, so a
         // slow block holds back the input, not only the queue.
-        let limit = jobs.saturating_mul(2);
+        let limit = started.saturating_mul(2);
         let mut in_flight = 0usize;
         let read_result = split_blocks(input, options.block_size, |block| {
             summary.bytes += block.bytes.len() as u64;
@@ -297,6 +323,23 @@ where
     })?;
     summary.errors.sort_by_key(|e| e.record.offset);
     Ok(summary)
+}
+
+/// Starts worker number `worker` (from 0) of a run in `scope`; the system's error when it
+/// cannot.
+fn spawn_worker<'scope>(
+    worker: usize,
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    work: impl FnOnce() + Send + 'scope,
+) -> io::Result<()> {
+    #[cfg(test)]
+    if tests::SPAWN_REFUSED_FROM.with(std::cell::Cell::get) <= worker {
+        return Err(io::Error::other("thread refused by the test"));
+    }
+    std::thread::Builder::new()
+        .name(format!("sluice-ndjson-{worker}"))
+        .spawn_scoped(scope, work)
+        .map(drop)
 }
 
 /// Puts finished blocks in order (when asked) and hands them to `deliver`.
@@ -642,4 +685,80 @@ where
         },
         |records| records.into_iter().try_for_each(&mut sink),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use sluice_core::{Reader, codes};
+
+    use super::*;
+
+    thread_local! {
+        /// Workers from this number on are refused, as a system out of threads would.
+        pub(super) static SPAWN_REFUSED_FROM: Cell<usize> = const { Cell::new(usize::MAX) };
+    }
+
+    fn sum_of_lines(input: &str, options: &ParallelOptions) -> Result<(u64, IngestSummary)> {
+        let mut total = 0;
+        let summary = ingest_blocks(
+            input.as_bytes(),
+            options,
+            || 0u64,
+            |sum, reader, _| {
+                *sum += reader.read_u64()?;
+                Ok(())
+            },
+            |sum| {
+                total += sum;
+                Ok(())
+            },
+        )?;
+        Ok((total, summary))
+    }
+
+    fn many_lines() -> String {
+        // Blocks of 1 KiB: several blocks for the workers to share.
+        (1..=2000).map(|n| format!("{n}\n")).collect()
+    }
+
+    #[test]
+    fn a_run_goes_on_with_the_workers_the_system_let_it_start() {
+        let options = ParallelOptions {
+            jobs: 4,
+            block_size: 1024,
+            ..ParallelOptions::default()
+        };
+        SPAWN_REFUSED_FROM.with(|from| from.set(1));
+        let result = sum_of_lines(&many_lines(), &options);
+        SPAWN_REFUSED_FROM.with(|from| from.set(usize::MAX));
+        let (total, summary) = result.expect("one worker reads it all");
+        assert_eq!((total, summary.records), (2000 * 2001 / 2, 2000));
+    }
+
+    #[test]
+    fn a_run_without_any_worker_is_an_io_error_not_a_panic() {
+        SPAWN_REFUSED_FROM.with(|from| from.set(0));
+        let result = sum_of_lines("1\n2\n", &ParallelOptions::default());
+        SPAWN_REFUSED_FROM.with(|from| from.set(usize::MAX));
+        let err = result.expect_err("no worker");
+        assert_eq!(err.code(), codes::IO);
+    }
+
+    #[test]
+    fn more_jobs_than_the_limit_count_as_the_limit() {
+        let options = ParallelOptions {
+            jobs: usize::MAX,
+            block_size: 1024,
+            ..ParallelOptions::default()
+        };
+        assert_eq!(options.worker_count(), MAX_JOBS);
+        // Only a few started, to keep the test light: the run's queue and its limit of
+        // blocks in flight are sized from the count, which must not overflow.
+        SPAWN_REFUSED_FROM.with(|from| from.set(3));
+        let result = sum_of_lines(&many_lines(), &options);
+        SPAWN_REFUSED_FROM.with(|from| from.set(usize::MAX));
+        assert_eq!(result.expect("three workers").0, 2000 * 2001 / 2);
+    }
 }
