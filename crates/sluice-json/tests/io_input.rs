@@ -1116,6 +1116,170 @@ fn an_io_error_in_a_bad_document_is_reported_unless_the_bad_token_was_whole_befo
     }
 }
 
+// ----- what an I/O error carries: the stream's own error, and where the stream broke -------------
+
+/// The error a stream of the tests fails with, inside an `io::Error`: which stream, so a
+/// test can tell it is the very one the stream returned.
+#[derive(Debug, PartialEq, Eq)]
+struct PeerGone {
+    stream: u32,
+}
+
+impl std::fmt::Display for PeerGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "peer of stream {} went away", self.stream)
+    }
+}
+
+impl std::error::Error for PeerGone {}
+
+/// How a [`FailsAt`] stream fails.
+#[derive(Debug, Clone, Copy)]
+enum Failing {
+    /// `ConnectionReset` around a [`PeerGone`] of this stream.
+    Custom(u32),
+    /// An error of the operating system, by its code.
+    Os(i32),
+}
+
+impl Failing {
+    fn error(self) -> io::Error {
+        match self {
+            Failing::Custom(stream) => {
+                io::Error::new(io::ErrorKind::ConnectionReset, PeerGone { stream })
+            }
+            Failing::Os(code) => io::Error::from_raw_os_error(code),
+        }
+    }
+
+    /// Asserts that `err` is `core/Io` with the stream's error as its source, unchanged.
+    fn assert_source_of(self, err: &sluice_core::Error, what: &str) {
+        assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
+        let source = std::error::Error::source(err).expect("the stream's error as the source");
+        let io = source
+            .downcast_ref::<io::Error>()
+            .expect("an io::Error as the source");
+        match self {
+            Failing::Custom(stream) => {
+                assert_eq!(io.kind(), io::ErrorKind::ConnectionReset, "{what}");
+                let inner = io.get_ref().and_then(|e| e.downcast_ref::<PeerGone>());
+                assert_eq!(inner, Some(&PeerGone { stream }), "{what}");
+            }
+            Failing::Os(code) => assert_eq!(io.raw_os_error(), Some(code), "{what}"),
+        }
+    }
+}
+
+/// Hands out the first `at` bytes of `bytes`, in reads as large as asked, then fails every
+/// later call.
+struct FailsAt<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    failing: Failing,
+}
+
+impl io::Read for FailsAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == 0 {
+            return Err(self.failing.error());
+        }
+        let n = buf.len().min(self.at).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        self.at -= n;
+        Ok(n)
+    }
+}
+
+/// The same error object (not an equal one): the source of two reports of one error.
+fn same_source(a: &sluice_core::Error, b: &sluice_core::Error) -> bool {
+    match (std::error::Error::source(a), std::error::Error::source(b)) {
+        (Some(a), Some(b)) => std::ptr::addr_eq(a, b),
+        _ => false,
+    }
+}
+
+const FAILINGS: [Failing; 2] = [Failing::Custom(7), Failing::Os(5)];
+
+#[test]
+fn an_io_error_reported_again_has_the_streams_own_error_as_its_source() {
+    let text = b"[1, \"two\", 3]";
+    for failing in FAILINGS {
+        for at in [0, 6, 13] {
+            let what = format!("{failing:?} after {at} bytes");
+            let mut json = JsonReader::from_read(FailsAt {
+                bytes: text,
+                at,
+                failing,
+            });
+            let first = Token::read_all(&mut json).unwrap_err();
+            failing.assert_source_of(&first, &what);
+            for again in [
+                json.peek().unwrap_err(),
+                json.read_u8().unwrap_err(),
+                json.skip().unwrap_err(),
+                json.finish().unwrap_err(),
+            ] {
+                failing.assert_source_of(&again, &what);
+                assert!(same_source(&first, &again), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_io_error_in_ndjson_reported_again_has_the_streams_own_error_as_its_source() {
+    let text = b"1\n[2, 3]\n4\n";
+    for failing in FAILINGS {
+        // Inside the second record, and between records.
+        for at in [5, 9] {
+            let what = format!("{failing:?} after {at} bytes");
+            let mut records = NdjsonReader::from_read(FailsAt {
+                bytes: text,
+                at,
+                failing,
+            });
+            let first = loop {
+                match records.next_record() {
+                    Ok(Some(mut record)) => {
+                        if let Err(err) = Token::read_all(&mut record) {
+                            break err;
+                        }
+                    }
+                    Ok(None) => panic!("{what}: the stream's error is never reported"),
+                    Err(err) => break err,
+                }
+            };
+            failing.assert_source_of(&first, &what);
+            let again = records.next_record().err().expect("the error again");
+            failing.assert_source_of(&again, &what);
+            assert!(same_source(&first, &again), "{what}");
+            let skipped = records.skip_bad_record().unwrap_err();
+            failing.assert_source_of(&skipped, &what);
+            assert!(same_source(&first, &skipped), "{what}");
+        }
+    }
+}
+
+#[test]
+fn the_io_error_of_a_parallel_run_has_the_streams_own_error_as_its_source() {
+    let text = b"1\n2\n3\n";
+    for failing in FAILINGS {
+        let options = ParallelOptions {
+            jobs: 2,
+            ..ParallelOptions::default()
+        };
+        let input = FailsAt {
+            bytes: text,
+            at: 5,
+            failing,
+        };
+        let err =
+            ingest_blocks(input, &options, || (), |(), r, _| r.skip(), |()| Ok(())).unwrap_err();
+        failing.assert_source_of(&err, &format!("{failing:?}"));
+    }
+}
+
 // ----- memory ---------------------------------------------------------------------------------
 
 #[test]

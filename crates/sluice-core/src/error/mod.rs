@@ -106,7 +106,7 @@ pub enum SpanHint {
     EnclosingContainer,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Inner {
     code: ErrorCode,
     message: String,
@@ -116,7 +116,9 @@ struct Inner {
     type_path: Option<String>,
     notes: Vec<String>,
     source_text: Option<SourceText>,
-    io: Option<std::io::Error>,
+    /// Shared, so that every copy of the error has the very error the stream returned as
+    /// its source (an `io::Error` cannot be cloned).
+    io: Option<Arc<std::io::Error>>,
 }
 
 /// The error type of every sluice operation.
@@ -130,6 +132,10 @@ struct Inner {
 /// assert_eq!(err.span(), Some(Span::new(8, 11)));
 /// assert!(err.render().contains("^^^"));
 /// ```
+///
+/// A clone is the same error, to report again; it shares an I/O error inside it (see
+/// [`Error::io`]).
+#[derive(Clone)]
 pub struct Error(Box<Inner>);
 
 /// `Result` with sluice's [`Error`].
@@ -212,17 +218,21 @@ impl Error {
         Error::new(codes::CUSTOM, message)
     }
 
-    /// Wraps an I/O error; [`std::error::Error::source`] returns it.
+    /// Wraps an I/O error, as [`IO`](codes::IO): [`Error::io_error`] and
+    /// [`std::error::Error::source`] return it, the very error given here, also from every
+    /// copy of this error ([`Error::duplicate`], `clone`), so a caller can reach its kind,
+    /// its [`raw_os_error`](std::io::Error::raw_os_error) and the error inside it.
     #[must_use]
     pub fn io(err: std::io::Error) -> Error {
         let mut error = Error::new(codes::IO, format!("I/O error: {err}"));
-        error.0.io = Some(err);
+        error.0.io = Some(Arc::new(err));
         error
     }
 
     /// A copy of this error, to report it again (a reader that stops at its first error
-    /// answers every later call with it). Every field is copied; an I/O error inside keeps
-    /// its kind and message, as a new [`std::io::Error`] (one cannot be cloned).
+    /// answers every later call with it): the same as `clone`. Every field is copied; an I/O
+    /// error inside is shared, so the copy's [`source`](std::error::Error::source) is the
+    /// very error the first report had.
     ///
     /// ```
     /// use sluice_core::{Error, Span, codes};
@@ -230,24 +240,13 @@ impl Error {
     /// let again = first.duplicate();
     /// assert_eq!((again.code(), again.message(), again.span()), (first.code(), "boom", first.span()));
     /// assert_eq!(again.notes(), first.notes());
+    ///
+    /// let io = Error::io(std::io::Error::from_raw_os_error(5));
+    /// assert_eq!(io.duplicate().io_error().and_then(|e| e.raw_os_error()), Some(5));
     /// ```
     #[must_use]
     pub fn duplicate(&self) -> Error {
-        let inner = &self.0;
-        Error(Box::new(Inner {
-            code: inner.code,
-            message: inner.message.clone(),
-            span: inner.span,
-            span_hint: inner.span_hint,
-            path: inner.path.clone(),
-            type_path: inner.type_path.clone(),
-            notes: inner.notes.clone(),
-            source_text: inner.source_text.clone(),
-            io: inner
-                .io
-                .as_ref()
-                .map(|err| std::io::Error::new(err.kind(), err.to_string())),
-        }))
+        self.clone()
     }
 
     /// Sets the byte span of the offending value.
@@ -365,6 +364,25 @@ impl Error {
         self.0.source_text.as_ref()
     }
 
+    /// The I/O error this error wraps (see [`Error::io`]), if any: the one the stream or
+    /// sink returned, not a copy, also when the error is reported again. The same as
+    /// [`std::error::Error::source`] downcast to [`std::io::Error`].
+    ///
+    /// ```
+    /// use std::io;
+    /// use sluice_core::{Error, codes};
+    /// let err = Error::io(io::Error::new(io::ErrorKind::ConnectionReset, "peer gone"));
+    /// let again = err.duplicate();
+    /// let kept = again.io_error().expect("an I/O error");
+    /// assert_eq!(kept.kind(), io::ErrorKind::ConnectionReset);
+    /// assert!(std::ptr::eq(kept, err.io_error().unwrap()));
+    /// assert!(Error::custom("no I/O").io_error().is_none());
+    /// ```
+    #[must_use]
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        self.0.io.as_deref()
+    }
+
     /// The 1-based line and column of the span start, when both span and source are known.
     #[must_use]
     pub fn line_column(&self) -> Option<crate::span::LineColumn> {
@@ -436,10 +454,9 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {
+    /// The wrapped [`std::io::Error`] of an I/O error, as [`Error::io_error`].
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.0
-            .io
-            .as_ref()
+        self.io_error()
             .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
@@ -495,5 +512,43 @@ mod tests {
         let err = Error::from(std::io::Error::other("disk on fire"));
         assert_eq!(err.code(), codes::IO);
         assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[derive(Debug)]
+    struct Inside(u8);
+
+    impl fmt::Display for Inside {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "inside {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Inside {}
+
+    #[test]
+    fn every_copy_of_an_io_error_has_the_original_as_its_source() {
+        let custom = Error::io(std::io::Error::new(
+            std::io::ErrorKind::BrokenPipe,
+            Inside(3),
+        ));
+        let os = Error::io(std::io::Error::from_raw_os_error(32));
+        for first in [custom, os] {
+            for again in [first.duplicate(), first.clone(), first.clone().duplicate()] {
+                let source = std::error::Error::source(&again).expect("the I/O error");
+                let io = source
+                    .downcast_ref::<std::io::Error>()
+                    .expect("an io::Error");
+                assert!(std::ptr::eq(io, first.io_error().unwrap()));
+                assert!(std::ptr::eq(io, again.io_error().unwrap()));
+                match io.raw_os_error() {
+                    Some(code) => assert_eq!(code, 32),
+                    None => {
+                        assert_eq!(io.kind(), std::io::ErrorKind::BrokenPipe);
+                        let inside = io.get_ref().and_then(|e| e.downcast_ref::<Inside>());
+                        assert_eq!(inside.map(|e| e.0), Some(3));
+                    }
+                }
+            }
+        }
     }
 }
