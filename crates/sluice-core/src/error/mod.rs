@@ -383,11 +383,16 @@ impl Error {
         self.0.io.as_deref()
     }
 
-    /// The 1-based line and column of the span start, when both span and source are known.
+    /// The 1-based line and column of the span start, when both span and source are known
+    /// and the span starts inside the source or right at its end (an error at the end of
+    /// the input, or where a stream broke after the text attached).
     #[must_use]
     pub fn line_column(&self) -> Option<crate::span::LineColumn> {
         let span = self.0.span?;
         let source = self.0.source_text.as_ref()?;
+        if span.start > source.text.len() {
+            return None;
+        }
         let mut position = crate::span::LineIndex::new(&source.text).line_column(span.start);
         position.line += source.line_offset;
         Some(position)
@@ -404,6 +409,11 @@ impl Error {
     ///    |     ^
     ///    = at $.b
     /// ```
+    ///
+    /// An empty span right at the end of the source (the end of the input, or the place a
+    /// stream broke after the text attached) has its caret after the last character. A span
+    /// that starts past the end of the source, which then holds only part of the input, is
+    /// shown as its bytes, without a snippet that would point elsewhere.
     #[must_use]
     pub fn render(&self) -> String {
         self.render_with(&RenderOptions::default())
@@ -436,8 +446,8 @@ impl fmt::Debug for Error {
 }
 
 impl fmt::Display for Error {
-    /// One line: the message, then where (`line:column` when the source is attached, else the
-    /// byte span), then the path.
+    /// One line: the message, then where (`line:column` when the source is attached and
+    /// holds the span's start, else the byte span), then the path.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0.message)?;
         if let Some(position) = self.line_column() {

@@ -100,6 +100,16 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
     let _ = writeln!(out, "error[{}]: {}", inner.code, inner.message);
     let mut gutter = 1;
     match (inner.span, inner.source_text.as_ref()) {
+        (Some(span), Some(source)) if span.start > source.text.len() => {
+            // The text is part of the input only (what arrived before a stream broke, the
+            // lines kept around a record): a snippet of it would point at the wrong place.
+            let _ = writeln!(
+                out,
+                " --> {}: bytes {span}, past the {} bytes of the source text",
+                source.name,
+                source.text.len()
+            );
+        }
         (Some(span), Some(source)) => {
             let text: &[u8] = &source.text;
             let index = LineIndex::new(text);
@@ -403,6 +413,42 @@ error[core/Custom]: boom
         let rendered = err.render();
         assert!(rendered.contains("--> in.json:41:7"), "{rendered}");
         assert!(rendered.contains("41 | {\"a\": ?}"), "{rendered}");
+    }
+
+    #[test]
+    fn an_empty_span_at_the_end_of_the_text_puts_the_caret_after_its_last_character() {
+        // A stream that broke after `[1, "tw`: the error is where the next byte would be.
+        let rendered = error_at("[1, \"tw", 7, 7).render();
+        let expected = "\
+error[core/Custom]: boom
+ --> in.json:1:8
+  |
+1 | [1, \"tw
+  |        ^
+";
+        assert_eq!(rendered, expected);
+        // After a line feed, it is at the start of the line that has not arrived.
+        let rendered = error_at("[1,\n", 4, 4).render();
+        assert!(rendered.contains(" --> in.json:2:1\n"), "{rendered}");
+        assert!(rendered.ends_with("1 | [1,\n2 |\n  | ^\n"), "{rendered}");
+    }
+
+    #[test]
+    fn a_span_past_the_end_of_the_text_shows_its_bytes_and_no_snippet() {
+        // The text holds part of the input only: neither its last line nor a line:column in
+        // it is where the error is.
+        for (start, end) in [(8, 8), (20, 25)] {
+            let err = error_at("[1, \"tw", start, end);
+            assert_eq!(err.line_column(), None);
+            assert_eq!(
+                err.render(),
+                format!(
+                    "error[core/Custom]: boom\n --> in.json: bytes {start}..{end}, past the \
+                     7 bytes of the source text\n"
+                )
+            );
+            assert_eq!(err.to_string(), format!("boom at bytes {start}..{end}"));
+        }
     }
 
     #[test]
