@@ -8,7 +8,7 @@
 
 use std::io;
 
-use sluice_core::{Error, Result};
+use sluice_core::{Error, Result, Span};
 
 mod sealed {
     pub trait Sealed {}
@@ -139,6 +139,12 @@ pub const IO_WINDOW: usize = 64 * 1024;
 /// call and never calls the stream again. So is `Ok(0)`, the end of the input, even if the
 /// stream would hand out more later. A stream that says it read more bytes than the buffer
 /// it was given holds is an I/O error.
+///
+/// The I/O error has an empty span at the offset in the stream where the read that failed
+/// would have put its bytes (every byte before it arrived), absolute like every other span
+/// of the reader, and the stream's own [`io::Error`] as its
+/// [`io_error`](sluice_core::Error::io_error) and
+/// [`source`](std::error::Error::source), also when it is reported again.
 ///
 /// [`JsonReader::from_read`](crate::JsonReader::from_read) builds one; name the type to
 /// store such a reader.
@@ -286,7 +292,8 @@ impl<R: io::Read> Input for IoInput<R> {
                 Ok(Refill { shift, more: true })
             }
             Err(err) => {
-                let err = Error::io(err);
+                // Where the bytes of the failed read would have gone: the stream broke there.
+                let err = Error::io(err).with_span(Span::at(self.offset + self.len));
                 self.failed = Some(err.duplicate());
                 if shift > 0 {
                     // The window has moved: the caller must learn by how much, or its

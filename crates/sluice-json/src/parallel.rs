@@ -24,7 +24,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-use sluice_core::{Entry, Error, Reader, Result, SourceText};
+use sluice_core::{Entry, Error, Reader, Result, SourceText, Span};
 
 use crate::input::read_some;
 use crate::{JsonOptions, JsonReader, SliceInput};
@@ -200,8 +200,12 @@ type Outcome<A> = std::thread::Result<Parsed<A>>;
 ///
 /// # Errors
 /// An I/O error, an error returned by `deliver`, or (unless errors are skipped) the first bad
-/// record in input order; [`core/Io`](sluice_core::codes::IO) with the system's error when
-/// not one worker thread could be started.
+/// record in input order. The I/O error comes after the records of the whole lines read
+/// before it; it has the stream's own [`io::Error`] as its
+/// [`source`](std::error::Error::source), and an empty span at the absolute offset in the
+/// input where the read that failed would have put its bytes (not counted from a record's
+/// line, as a bad record's span is: it belongs to none). [`core/Io`](sluice_core::codes::IO)
+/// with the system's error when not one worker thread could be started.
 ///
 /// # Panics
 /// A panic in `new_accumulator` or `record` stops the run: no more input is read, and it is
@@ -560,8 +564,12 @@ fn split_blocks<R: Read>(
         loop {
             let filled = bytes.len();
             let (got, error) = read_appending(&mut input, &mut bytes, block_size);
-            if error.is_some() {
-                failure = error;
+            if let Some(error) = error {
+                // The stream broke after every byte read so far: its span is there, absolute
+                // (the error belongs to no record).
+                let at = usize::try_from(offset)
+                    .map_or(usize::MAX, |offset| offset.saturating_add(bytes.len()));
+                failure = Some(Error::io(error).with_span(Span::at(at)));
                 break;
             }
             if got < block_size {
@@ -594,7 +602,7 @@ fn split_blocks<R: Read>(
         // `NdjsonReader`, which hands out a record once its line feed has arrived): the
         // error comes after them.
         if let Some(error) = failure {
-            return Err(Error::io(error));
+            return Err(error);
         }
     }
     Ok(())

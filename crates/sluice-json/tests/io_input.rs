@@ -1280,6 +1280,94 @@ fn the_io_error_of_a_parallel_run_has_the_streams_own_error_as_its_source() {
     }
 }
 
+#[test]
+fn an_io_error_has_an_empty_span_where_the_stream_broke_whatever_the_window() {
+    // `[1, "two", 3]`: at its start, after `[`, inside the string, between `,` and `3`,
+    // and after the whole document (its end is never seen).
+    let text = b"[1, \"two\", 3]";
+    for at in [0, 1, 6, 10, 13] {
+        for window in [1, 2, 3, 4, 7, 64, 4096] {
+            // One byte a read, or as many as the window has room for.
+            for one_by_one in [true, false] {
+                let what = format!(
+                    "failing after {at} bytes, a {window}-byte window, one by one: {one_by_one}"
+                );
+                let input: IoInput<Box<dyn io::Read>> = if one_by_one {
+                    let steps = std::iter::repeat_n(Step::Data(1), at).chain([Step::Broken]);
+                    IoInput::with_window(Box::new(Scripted::new(text, steps)), window)
+                } else {
+                    let failing = Failing::Os(5);
+                    let stream = FailsAt {
+                        bytes: text,
+                        at,
+                        failing,
+                    };
+                    IoInput::with_window(Box::new(stream), window)
+                };
+                let mut json = JsonReader::new(input, strict());
+                let (tokens, err) = trace(&mut json);
+                let err = err.expect("the stream's error");
+                assert_eq!(err.0, sluice_core::codes::IO, "{what}");
+                assert_eq!(err.1, Some(Span::at(at)), "{what}");
+                assert!(
+                    is_prefix(&tokens, &slice_trace(text, &strict()).0),
+                    "{what}"
+                );
+                // Reported again with the same span.
+                let again = json.peek().unwrap_err();
+                assert_eq!(failure(&again), err, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_io_error_in_ndjson_has_an_empty_absolute_span_where_the_stream_broke() {
+    let text = b"1\n[\"abc\", 3]\n4\n";
+    // At the start, inside the second record's string, between its tokens, after its line
+    // feed, after the last one.
+    for at in [0, 5, 9, 13, 15] {
+        for window in [1, 2, 3, 4096] {
+            let what = format!("failing after {at} bytes, a {window}-byte window");
+            let input = IoInput::with_window(
+                FailsAt {
+                    bytes: text,
+                    at,
+                    failing: Failing::Os(5),
+                },
+                window,
+            );
+            let (_, err) = records(NdjsonReader::new(input, JsonOptions::ndjson()));
+            let err = err.expect("the stream's error");
+            assert_eq!(err.0, sluice_core::codes::IO, "{what}");
+            assert_eq!(err.1, Some(Span::at(at)), "{what}");
+        }
+    }
+}
+
+#[test]
+fn the_io_error_of_a_parallel_run_has_an_empty_span_where_the_stream_broke() {
+    // At the start, inside the first line, after it, and inside lines of later blocks.
+    let mut text = Vec::new();
+    for i in 0..500 {
+        text.extend_from_slice(format!("[{i}, \"{}\"]\n", "p".repeat(i % 13)).as_bytes());
+    }
+    let line_end = text.iter().position(|&b| b == b'\n').unwrap() + 1;
+    for at in [0, 3, line_end, 1500, 4000, text.len() - 2] {
+        for block_size in [1024, 4096, 1 << 20] {
+            let input = FailsAt {
+                bytes: &text,
+                at,
+                failing: Failing::Custom(1),
+            };
+            let (_, err) = ingest(input, &strict(), block_size);
+            let err = err.expect("the stream's error");
+            assert_eq!(err.0, sluice_core::codes::IO, "{at} {block_size}");
+            assert_eq!(err.1, Some(Span::at(at)), "{at} {block_size}");
+        }
+    }
+}
+
 // ----- memory ---------------------------------------------------------------------------------
 
 #[test]

@@ -222,6 +222,8 @@ impl Error {
     /// [`std::error::Error::source`] return it, the very error given here, also from every
     /// copy of this error ([`Error::duplicate`], `clone`), so a caller can reach its kind,
     /// its [`raw_os_error`](std::io::Error::raw_os_error) and the error inside it.
+    ///
+    /// The error has no span; a reader gives it the one of the place where its input broke.
     #[must_use]
     pub fn io(err: std::io::Error) -> Error {
         let mut error = Error::new(codes::IO, format!("I/O error: {err}"));
@@ -324,6 +326,10 @@ impl Error {
     }
 
     /// The byte span of the offending value, if known.
+    ///
+    /// An I/O error of a reader ([`IO`](codes::IO)) has an empty span at the offset in its
+    /// input where the read that failed would have put its bytes: every byte before it
+    /// arrived, none after.
     #[must_use]
     pub fn span(&self) -> Option<Span> {
         self.0.span
