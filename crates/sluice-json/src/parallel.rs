@@ -752,6 +752,10 @@ mod tests {
         SPAWN_REFUSED_FROM.with(|from| from.set(usize::MAX));
         let err = result.expect_err("no worker");
         assert_eq!(err.code(), codes::IO);
+        assert_eq!(
+            err.io_error().map(io::Error::kind),
+            Some(io::ErrorKind::Other)
+        );
     }
 
     #[test]
