@@ -248,7 +248,7 @@ struct LineCounter {
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
 ///
-/// Errors carry a [`codes`](crate::codes) code, the byte span of the offending token and the
+/// Errors carry a [`codes`] code, the byte span of the offending token and the
 /// data path:
 ///
 /// ```
@@ -267,8 +267,10 @@ struct LineCounter {
 /// invalid escape or lone surrogate, a raw control character in a string, nesting beyond
 /// `max_depth`, a duplicate key, an NDJSON record cut by its line feed, an I/O error of the
 /// source. The reader stops there, and every later `peek`, read, `skip` and `finish()`
-/// reports the same error again (code, span, path; an I/O error keeps its kind), without
-/// reading the source again. A string's UTF-8 is checked when it is read or skipped, so a
+/// reports the same error again (code, span, path; an I/O error its empty span where the
+/// stream broke, and the stream's own [`io::Error`] as its
+/// [`io_error`](sluice_core::Error::io_error) and
+/// [`source`](std::error::Error::source)), without reading the source again. A string's UTF-8 is checked when it is read or skipped, so a
 /// `peek` may answer [`Entry::String`] before the read fails. Only
 /// [`NdjsonReader::skip_bad_record`](crate::NdjsonReader::skip_bad_record) goes on past such
 /// an error (not an I/O error), at the next line.
@@ -722,7 +724,9 @@ impl<S: Input> JsonReader<S> {
     /// line feeds token by token, so the reader may be past it, even past the value's end;
     /// its path is then found by reading the record's line alone, up to its line feed, as
     /// the [`parallel`](crate::parallel) ingestion reads it. Over `io::Read`, when the
-    /// record's start has left the window (a line longer than the window), it is `$`.
+    /// record's start has left the window (a line longer than the window), the rest of the
+    /// line is read from the place the window last moved, in the state the reader had there
+    /// (see [`Self::checkpoint_record`]); `$` only when no such place is known.
     #[cold]
     #[inline(never)]
     fn path_at_record_line_end(&self, at: usize) -> Path {
