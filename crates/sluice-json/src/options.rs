@@ -117,9 +117,11 @@ pub struct JsonOptions {
     /// `+.5`, `-Infinity`, `-NaN`). The reader hands them out as typed numbers or as
     /// normalized JSON number text, never as JSON5 text.
     pub json5_numbers: bool,
-    /// JSON5 string escapes: escaped line breaks (a `\` before a line break continues the
-    /// string), `\'`, `\v`, `\0`, `\xHH`, and any other character escaping to itself
-    /// (a control character too; the digits 1 to 9 excepted).
+    /// JSON5 string escapes: escaped line breaks (a `\` before LF, CR, CR LF, U+2028 or
+    /// U+2029 continues the string, the break left out), `\'`, `\v`, `\0` (not before a
+    /// digit: `\01` is no octal escape but [`INVALID_ESCAPE`](crate::codes::INVALID_ESCAPE)),
+    /// `\xHH`, and any other character escaping to itself (a control character too; the
+    /// digits 1 to 9 excepted).
     pub json5_escapes: bool,
     /// JSON5 whitespace beyond JSON's: vertical tab, form feed, U+00A0, U+FEFF, U+2028,
     /// U+2029 and every other Unicode space separator (category Zs: U+1680, U+2000 to
