@@ -476,6 +476,45 @@ fn every_example_of_the_error_table_has_its_code_and_span() {
     }
 }
 
+#[test]
+fn finish_with_a_token_left_unread_reports_it_and_leaves_it_for_another_read() {
+    let mut reader = JsonReader::from_str("[1, 2]");
+    reader.read_array_root().unwrap();
+    let err = reader.finish().unwrap_err();
+    assert_eq!((err.code(), span(&err)), (codes::TRAILING_TOKEN, (1, 2)));
+    // Not final: the token is still there, and so is the rest.
+    assert_eq!(reader.read_u8().unwrap(), 1);
+    assert_eq!(reader.read_u8().unwrap(), 2);
+    reader.read_array_end().unwrap();
+    reader.finish().unwrap();
+}
+
+#[test]
+fn a_json5_hexadecimal_integer_wider_than_128_bits_stops_the_reader() {
+    let text = format!("[0x1{}, 1]", "0".repeat(32));
+    let literal = (1, 4 + 32);
+    let mut reader = JsonReader::from_str(&text).with_options(json5());
+    reader.read_array_root().unwrap();
+    let err = reader.read_u128().unwrap_err();
+    assert_eq!(
+        (err.code(), span(&err)),
+        (core_codes::NUMBER_OUT_OF_RANGE, literal)
+    );
+    // Refused by the lexer, so final: not a number left to read as another type.
+    for again in [
+        reader.peek().unwrap_err(),
+        reader.read_f64().unwrap_err(),
+        reader.read_number().map(|_| ()).unwrap_err(),
+        reader.skip().unwrap_err(),
+        reader.finish().unwrap_err(),
+    ] {
+        assert_eq!(
+            (again.code(), span(&again)),
+            (core_codes::NUMBER_OUT_OF_RANGE, literal)
+        );
+    }
+}
+
 // ----- Writing ------------------------------------------------------------------------------
 
 #[test]
