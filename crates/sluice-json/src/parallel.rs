@@ -2,8 +2,9 @@
 //!
 //! A large NDJSON input is cut into blocks at line boundaries; worker threads parse the
 //! records of each block while the calling thread reads the next blocks. Memory stays bounded:
-//! at most `2 × jobs` blocks are in flight, whatever the size of the input. Results are
-//! delivered per block, in input order or as soon as they are ready.
+//! at most two blocks per worker thread started are in flight (read and not yet delivered),
+//! whatever the size of the input. Results are delivered per block, in input order or as soon
+//! as they are ready.
 //!
 //! Each record is read by its own [`JsonReader`] over the record's line (zero copy), and must
 //! hold exactly one value. A line is read as [`NdjsonReader`](crate::NdjsonReader) reads it

@@ -927,3 +927,51 @@ fn a_bad_record_of_the_parallel_ingestion_renders_with_its_source_name_and_line(
     // Ordered: every record before the bad one, none after.
     assert_eq!(seen.len(), 2);
 }
+
+#[test]
+fn the_io_error_of_a_parallel_run_is_absolute_has_no_data_path_and_is_the_streams() {
+    use sluice_json::parallel::{ParallelOptions, ingest_records};
+    /// Hands out its bytes, then fails as a disk can.
+    struct Broken(&'static [u8]);
+    impl std::io::Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::from_raw_os_error(5));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let options = ParallelOptions {
+        jobs: 2,
+        ..ParallelOptions::default()
+    };
+    let mut seen = Vec::new();
+    let err = ingest_records(
+        Broken(b"1\n2\n[3, 4"),
+        &options,
+        |reader| reader.read_u8(),
+        |n| {
+            seen.push(n);
+            Ok(())
+        },
+    )
+    .unwrap_err();
+    // The whole lines before the break are records; the cut line is none.
+    assert_eq!(seen, [1, 2]);
+    assert_eq!(err.code(), core_codes::IO);
+    // Counted from the start of the input, not from the line the stream broke in.
+    assert_eq!(err.span(), Some(Span::at(9)));
+    assert!(err.path().is_none());
+    assert_eq!(
+        err.io_error().and_then(std::io::Error::raw_os_error),
+        Some(5)
+    );
+}
+
+#[test]
+fn the_most_worker_threads_a_run_starts_is_1024() {
+    assert_eq!(sluice_json::parallel::MAX_JOBS, 1024);
+}
