@@ -77,10 +77,39 @@ impl FromIterator<PathSegment> for Path {
     }
 }
 
+/// Whether `key` is written as `.key`: a letter, `_` or `$`, then letters, digits, `_` or `$`.
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
     matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Writes `key` as one step of a path, by the rule [`Path`]'s display follows: `.key` for a
+/// plain key (a letter, `_` or `$`, then letters, digits, `_` or `$`), any other as `["key"]`,
+/// escaped as a Rust string literal is (`\"`, `\\`, `\n`, `\u{301}`).
+///
+/// No key then reads as another key, as two steps, or as an index, and the step holds no
+/// control character, so it stays on one line.
+///
+/// ```
+/// use sluice_core::path::write_key;
+/// let mut path = String::from("$");
+/// for key in ["a", "a.b", "tab\there"] {
+///     write_key(&mut path, key).unwrap();
+/// }
+/// assert_eq!(path, r#"$.a["a.b"]["tab\there"]"#);
+/// ```
+///
+/// # Errors
+///
+/// Only those of `out` (writing to a `String` cannot fail).
+pub fn write_key<W: fmt::Write + ?Sized>(out: &mut W, key: &str) -> fmt::Result {
+    if is_plain_key(key) {
+        out.write_char('.')?;
+        out.write_str(key)
+    } else {
+        write!(out, "[{key:?}]")
+    }
 }
 
 impl fmt::Display for Path {
@@ -88,8 +117,7 @@ impl fmt::Display for Path {
         f.write_str("$")?;
         for segment in &self.segments {
             match segment {
-                PathSegment::Key(key) if is_plain_key(key) => write!(f, ".{key}")?,
-                PathSegment::Key(key) => write!(f, "[{key:?}]")?,
+                PathSegment::Key(key) => write_key(f, key)?,
                 PathSegment::Index(index) => write!(f, "[{index}]")?,
             }
         }
@@ -113,6 +141,56 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(path.to_string(), r#"$.a[0]["with space"]["9lives"]"#);
+    }
+
+    #[test]
+    fn a_key_is_plain_when_it_is_an_identifier() {
+        for key in [
+            "a",
+            "_x9",
+            "$ref",
+            "$",
+            "camelCase",
+            "é",
+            "naïve",
+            "日本",
+            "x٣",
+        ] {
+            assert!(is_plain_key(key), "{key:?}");
+        }
+        for key in [
+            "", "9lives", "٣x", "a.b", "a-b", "a b", "e[]", "[]", "*", "😀", "e\u{301}", "a\n",
+        ] {
+            assert!(!is_plain_key(key), "{key:?}");
+        }
+    }
+
+    #[test]
+    fn write_key_writes_a_quoted_key_as_its_rust_literal() {
+        let keys = [
+            "a.b",
+            "e[]",
+            "[]",
+            "*",
+            "",
+            "a b",
+            " ~!#%&'()",
+            "q\"",
+            "b\\s",
+            "\t\n\r\0\u{1}\u{7f}",
+            "é-x",
+            "😀",
+            "e\u{301}",
+            "\u{a0}",
+        ];
+        for key in keys {
+            let mut step = String::new();
+            write_key(&mut step, key).unwrap();
+            assert_eq!(step, format!("[{key:?}]"));
+            let mut path = Path::root();
+            path.push_key(key);
+            assert_eq!(path.to_string(), format!("${step}"));
+        }
     }
 
     #[test]
