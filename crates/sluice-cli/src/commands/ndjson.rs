@@ -1,8 +1,10 @@
 //! `sluice ndjson stats FILE...`: what a large NDJSON corpus holds, read on every core.
 //!
-//! Each worker folds its blocks into a table of key paths (`$.upstreams.*.peers[]`: keys by
-//! name, array elements as `[]`) with a count and the value types seen; the tables are merged
-//! on the calling thread. Only records read whole without error are counted.
+//! Each worker folds its blocks into a tree of places (the root, a key of an object, the
+//! elements of an array) with a count and the value types seen at each. A block's places are
+//! written as key paths (`$.upstreams.*.peers[]`: keys by name, array elements as `[]`) only
+//! when it is merged into the table, on the calling thread, so the walk over the records
+//! neither builds nor compares paths. Only records read whole without error are counted.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -84,12 +86,29 @@ struct Table {
 impl Table {
     /// Adds the paths a block's valid records hold.
     fn merge(&mut self, block: BlockStats) {
-        for (path, at) in block.index {
-            let Some(stats) = block.stats.get(at).filter(|s| s.count > 0) else {
-                // Seen only in bad records.
-                continue;
-            };
-            self.count(path, stats);
+        // Each node's path, written once per block rather than once per value: a node comes
+        // after its parent, so its parent's path is known by the time it is reached.
+        let mut paths = vec![String::new(); block.nodes.len()];
+        if let Some(root) = paths.first_mut() {
+            root.push('$');
+        }
+        for (at, node) in block.nodes.into_iter().enumerate() {
+            let path = paths.get_mut(at).map(std::mem::take).unwrap_or_default();
+            for (key, child) in node.keys {
+                if let Some(slot) = paths.get_mut(child) {
+                    slot.push_str(&path);
+                    slot.push('.');
+                    slot.push_str(&key);
+                }
+            }
+            if let Some(slot) = node.elements.and_then(|child| paths.get_mut(child)) {
+                slot.push_str(&path);
+                slot.push_str("[]");
+            }
+            // Not counted: a place seen only in bad records.
+            if node.stats.count > 0 {
+                self.count(path, &node.stats);
+            }
         }
     }
 
@@ -109,24 +128,36 @@ impl Table {
     }
 }
 
-/// One block's key paths, and the values of the record being read: they are counted only
+/// One place in a block's records: the root, or a key or the elements of a place's value.
+/// Its path is written only when the block is merged.
+#[derive(Debug, Default)]
+struct Node {
+    /// The place of each key of the objects found here.
+    keys: BTreeMap<Box<str>, usize>,
+    /// The place of the elements of the arrays found here.
+    elements: Option<usize>,
+    /// Its values in valid records: a place seen only in bad records keeps a count of 0.
+    stats: PathStats,
+}
+
+/// One block's places, and the values of the record being read: they are counted only
 /// once the whole record has been read without error, so a bad record counts nowhere, even
 /// for the values it held before the error.
 #[derive(Debug, Default)]
 struct BlockStats {
-    /// Key path → its index in `stats`.
-    index: BTreeMap<String, usize>,
-    /// Per path; one seen only in bad records keeps a count of 0.
-    stats: Vec<PathStats>,
-    /// The path being walked.
-    path: String,
-    /// Per open container: the length of `path` to restore, and whether it is an object.
-    open: Vec<(usize, bool)>,
-    /// The record's values so far: the index of each one's path, and its kind. Kept from
-    /// one record to the next, as `path` and `open` are, so a record allocates nothing
-    /// once they are large enough.
+    /// The places seen, as a tree: the root first once a record is walked, and each place
+    /// after its parent.
+    nodes: Vec<Node>,
+    /// Per open container: its place, and for an array the place of its elements.
+    open: Vec<(usize, Option<usize>)>,
+    /// The record's values so far: the place of each one, and its kind. Kept from one
+    /// record to the next, as `open` is, so a record allocates nothing once they are large
+    /// enough and its places have been seen.
     values: Vec<(usize, usize)>,
 }
+
+/// The root's place in [`BlockStats::nodes`].
+const ROOT: usize = 0;
 
 impl BlockStats {
     /// Reads one record, then counts every value under its path.
@@ -135,44 +166,45 @@ impl BlockStats {
         self.walk(reader)?;
         reader.finish()?;
         for &(at, kind) in &self.values {
-            if let Some(stats) = self.stats.get_mut(at) {
-                stats.count += 1;
-                stats.kinds[kind] += 1;
+            if let Some(node) = self.nodes.get_mut(at) {
+                node.stats.count += 1;
+                node.stats.kinds[kind] += 1;
             }
         }
         Ok(())
     }
 
-    /// Walks one record, noting every value's path and kind in `values`.
+    /// Walks one record, noting every value's place and kind in `values`.
     fn walk(&mut self, reader: &mut JsonReader<SliceInput<'_>>) -> SluiceResult<()> {
         let BlockStats {
-            index,
-            stats,
-            path,
+            nodes,
             open,
             values,
         } = self;
-        path.clear();
-        path.push('$');
+        if nodes.is_empty() {
+            nodes.push(Node::default());
+        }
         open.clear();
+        // The place of the next value.
+        let mut at = ROOT;
         loop {
             let entry = reader.peek()?;
             match entry {
                 Entry::Ended => return Ok(()),
                 Entry::MapEnd => {
                     reader.read_map_end()?;
-                    close(path, open);
+                    at = close(open, at);
                     continue;
                 }
                 Entry::ArrayEnd => {
                     reader.read_array_end()?;
-                    close(path, open);
+                    at = close(open, at);
                     continue;
                 }
                 Entry::Name => {
                     let name = reader.read_name()?;
-                    path.push('.');
-                    path.push_str(name);
+                    let object = open.last().map_or(ROOT, |&(object, _)| object);
+                    at = key_place(nodes, object, name);
                     continue;
                 }
                 _ => {}
@@ -192,48 +224,61 @@ impl BlockStats {
                 }
                 _ => 0,
             };
-            let at = match index.get(path.as_str()) {
-                Some(&at) => at,
-                None => {
-                    stats.push(PathStats::default());
-                    index.insert(path.clone(), stats.len() - 1);
-                    stats.len() - 1
-                }
-            };
             values.push((at, kind));
             match entry {
                 Entry::MapRoot => {
                     reader.read_map_root()?;
-                    open.push((path.len(), true));
+                    open.push((at, None));
                 }
                 Entry::ArrayRoot => {
                     reader.read_array_root()?;
-                    open.push((path.len(), false));
-                    path.push_str("[]");
+                    let elements = elements_place(nodes, at);
+                    open.push((at, Some(elements)));
+                    at = elements;
                 }
                 e if e.is_number() => {}
                 _ => reader.skip()?,
-            }
-            // A member value is done: drop its key from the path.
-            if !entry.is_container_start() {
-                end_member(path, open);
             }
         }
     }
 }
 
-/// After a member's value: cut the path back to the object's own path.
-fn end_member(path: &mut String, open: &[(usize, bool)]) {
-    if let Some(&(len, true)) = open.last() {
-        path.truncate(len);
+/// After a container's end: the place of the next value, `at` unless the container was an
+/// element of an array, whose next element comes.
+fn close(open: &mut Vec<(usize, Option<usize>)>, at: usize) -> usize {
+    open.pop();
+    match open.last() {
+        Some(&(_, Some(elements))) => elements,
+        _ => at,
     }
 }
 
-fn close(path: &mut String, open: &mut Vec<(usize, bool)>) {
-    if let Some((len, _)) = open.pop() {
-        path.truncate(len);
+/// The place of `key` in the objects at `object`, added when it is new.
+fn key_place(nodes: &mut Vec<Node>, object: usize, key: &str) -> usize {
+    let next = nodes.len();
+    let Some(parent) = nodes.get_mut(object) else {
+        return object;
+    };
+    if let Some(&place) = parent.keys.get(key) {
+        return place;
     }
-    end_member(path, open);
+    parent.keys.insert(key.into(), next);
+    nodes.push(Node::default());
+    next
+}
+
+/// The place of the elements of the arrays at `array`, added when it is new.
+fn elements_place(nodes: &mut Vec<Node>, array: usize) -> usize {
+    let next = nodes.len();
+    let Some(parent) = nodes.get_mut(array) else {
+        return array;
+    };
+    if let Some(place) = parent.elements {
+        return place;
+    }
+    parent.elements = Some(next);
+    nodes.push(Node::default());
+    next
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
@@ -475,6 +520,66 @@ mod tests {
         assert_eq!(elements.kinds, [0, 0, 1, 1, 0, 0, 1]);
         let d = &table.paths["$.d"];
         assert_eq!(d.kinds, [0, 1, 0, 0, 1, 0, 0]);
+    }
+
+    fn counts(table: &Table) -> Vec<(&str, u64, [u64; 7])> {
+        table
+            .paths
+            .iter()
+            .map(|(path, stats)| (path.as_str(), stats.count, stats.kinds))
+            .collect()
+    }
+
+    #[test]
+    fn values_after_a_nested_container_keep_their_places() {
+        let table = table_of(&[
+            r#"[{"a": 1}, 2, [3, [4]], {"b": {"c": []}, "d": 5}, 6]"#,
+            r#"{"x": {"y": 1}, "z": 2}"#,
+            r#"{"x": [{"y": 3}], "z": 4}"#,
+            "7",
+        ]);
+        assert_eq!(
+            counts(&table),
+            [
+                ("$", 4, [0, 0, 1, 0, 0, 1, 2]),
+                ("$.x", 2, [0, 0, 0, 0, 0, 1, 1]),
+                ("$.x.y", 1, [0, 0, 1, 0, 0, 0, 0]),
+                ("$.x[]", 1, [0, 0, 0, 0, 0, 0, 1]),
+                ("$.x[].y", 1, [0, 0, 1, 0, 0, 0, 0]),
+                ("$.z", 2, [0, 0, 2, 0, 0, 0, 0]),
+                ("$[]", 5, [0, 0, 2, 0, 0, 1, 2]),
+                ("$[].a", 1, [0, 0, 1, 0, 0, 0, 0]),
+                ("$[].b", 1, [0, 0, 0, 0, 0, 0, 1]),
+                ("$[].b.c", 1, [0, 0, 0, 0, 0, 1, 0]),
+                ("$[].d", 1, [0, 0, 1, 0, 0, 0, 0]),
+                ("$[][]", 2, [0, 0, 1, 0, 0, 1, 0]),
+                ("$[][][]", 1, [0, 0, 1, 0, 0, 0, 0]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_record_after_a_bad_one_starts_at_the_root() {
+        let mut block = BlockStats::default();
+        // Cut inside an array inside an object: the next record must not go on from there.
+        assert!(
+            block
+                .record(&mut JsonReader::from_str(r#"{"a": [{"b": [1, "#))
+                .is_err()
+        );
+        block
+            .record(&mut JsonReader::from_str(r#"{"b": [true]}"#))
+            .unwrap();
+        let mut table = Table::default();
+        table.merge(block);
+        assert_eq!(
+            counts(&table),
+            [
+                ("$", 1, [0, 0, 0, 0, 0, 0, 1]),
+                ("$.b", 1, [0, 0, 0, 0, 0, 1, 0]),
+                ("$.b[]", 1, [0, 1, 0, 0, 0, 0, 0]),
+            ]
+        );
     }
 
     #[test]
