@@ -2,9 +2,14 @@
 //!
 //! Each worker folds its blocks into a tree of places (the root, a key of an object, the
 //! elements of an array) with a count and the value types seen at each. A block's places are
-//! written as key paths (`$.upstreams.*.peers[]`: keys by name, array elements as `[]`) only
-//! when it is merged into the table, on the calling thread, so the walk over the records
-//! neither builds nor compares paths. Only records read whole without error are counted.
+//! written as key paths (`$.upstreams["demo-backend"].peers[]`) only when it is merged into
+//! the table, on the calling thread, so the walk over the records neither builds nor compares
+//! paths. Only records read whole without error are counted.
+//!
+//! A key is written as the core's [`sluice_core::Path`] displays it (`.key`, or `["key"]`
+//! escaped when it is not an identifier), and the elements of an array, whatever their index,
+//! as `[]`. No key can then pass for another key, for two keys, or for array elements, and no
+//! path holds a line break or a tab that would break the report's layout.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -12,9 +17,11 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use sluice_core::path::write_key;
 use sluice_core::{Entry, Reader, Result as SluiceResult};
 use sluice_json::parallel::{ParallelOptions, ingest_blocks};
 use sluice_json::{DuplicateKeys, JsonOptions, JsonReader, SliceInput};
+use unicode_width::UnicodeWidthStr;
 
 use crate::Failure;
 use crate::input::LOAD_LIMIT;
@@ -34,6 +41,9 @@ enum NdjsonCommand {
     ///
     /// Each record is read as RFC 8259 JSON, one per line. A bad record is listed on stderr
     /// as `FILE: line N (byte B): CODE` and counted, unless --fail-fast stops at it.
+    ///
+    /// A path writes a key that is an identifier as `.key`, any other quoted and escaped as
+    /// `["key"]`, and the elements of an array as `[]`: `$.items[]["unit price"]`.
     Stats(StatsArgs),
 }
 
@@ -97,8 +107,8 @@ impl Table {
             for (key, child) in node.keys {
                 if let Some(slot) = paths.get_mut(child) {
                     slot.push_str(&path);
-                    slot.push('.');
-                    slot.push_str(&key);
+                    // Writing to a `String` cannot fail.
+                    let _ = write_key(slot, &key);
                 }
             }
             if let Some(slot) = node.elements.and_then(|child| paths.get_mut(child)) {
@@ -445,14 +455,21 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
 fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
     use std::fmt::Write as _;
     let mut out = format!("records: {records}\nbytes: {bytes}\nerrors: {errors}\n");
+    // The path column is padded to the widest path as a terminal shows it: a wide character
+    // (`日`) takes two columns, while `{:<width$}` would count one per `char`.
     let width = table
         .paths
         .keys()
-        .map(String::len)
+        .map(|path| path.width())
         .max()
         .unwrap_or(4)
         .max(4);
-    let _ = writeln!(out, "{:<width$}  {:>10}  types", "path", "count");
+    let pad = |out: &mut String, text: &str| {
+        out.push_str(text);
+        out.extend(std::iter::repeat_n(' ', width.saturating_sub(text.width())));
+    };
+    pad(&mut out, "path");
+    let _ = writeln!(out, "  {:>10}  types", "count");
     for (path, stats) in &table.paths {
         let kinds: Vec<String> = KINDS
             .iter()
@@ -466,12 +483,8 @@ fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
                 }
             })
             .collect();
-        let _ = writeln!(
-            out,
-            "{path:<width$}  {:>10}  {}",
-            stats.count,
-            kinds.join(", ")
-        );
+        pad(&mut out, path);
+        let _ = writeln!(out, "  {:>10}  {}", stats.count, kinds.join(", "));
     }
     out
 }
