@@ -468,8 +468,16 @@ fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
         out.push_str(text);
         out.extend(std::iter::repeat_n(' ', width.saturating_sub(text.width())));
     };
+    // Ten digits, or as many as the largest count has (ten billion values and more).
+    let digits = table
+        .paths
+        .values()
+        .map(|stats| stats.count.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     pad(&mut out, "path");
-    let _ = writeln!(out, "  {:>10}  types", "count");
+    let _ = writeln!(out, "  {:>digits$}  types", "count");
     for (path, stats) in &table.paths {
         let kinds: Vec<String> = KINDS
             .iter()
@@ -484,7 +492,7 @@ fn report(table: &Table, records: u64, bytes: u64, errors: usize) -> String {
             })
             .collect();
         pad(&mut out, path);
-        let _ = writeln!(out, "  {:>10}  {}", stats.count, kinds.join(", "));
+        let _ = writeln!(out, "  {:>digits$}  {}", stats.count, kinds.join(", "));
     }
     out
 }
@@ -591,6 +599,27 @@ mod tests {
                 ("$", 1, [0, 0, 0, 0, 0, 0, 1]),
                 ("$.b", 1, [0, 0, 0, 0, 0, 1, 0]),
                 ("$.b[]", 1, [0, 1, 0, 0, 0, 0, 0]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_count_of_more_than_ten_digits_widens_its_column() {
+        let mut table = table_of(&[r#"{"a": 1}"#]);
+        let huge = PathStats {
+            count: 12_345_678_901,
+            kinds: [0, 0, 12_345_678_901, 0, 0, 0, 0],
+        };
+        table.count("$.b".to_owned(), &huge);
+        let text = report(&table, 1, 8, 0);
+        let lines: Vec<&str> = text.lines().skip(3).collect();
+        assert_eq!(
+            lines,
+            [
+                "path        count  types",
+                "$               1  object",
+                "$.a             1  integer",
+                "$.b   12345678901  integer",
             ]
         );
     }
