@@ -2917,6 +2917,11 @@ impl<S: Input> JsonReader<S> {
         } else {
             self.decorate(err)
         };
+        // A root string was committed, and counted as a root value read, before its check:
+        // it was not read (an NDJSON record so counted would count its bad line twice).
+        if read && self.frames.is_empty() && self.state == State::AfterRoot {
+            self.values = self.values.saturating_sub(1);
+        }
         self.fail_on_read(err)
     }
 

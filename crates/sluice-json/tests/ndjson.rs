@@ -963,6 +963,9 @@ fn inputs_with_bad_records() -> Vec<Vec<u8>> {
         b"1\n2\n[1, \"unclosed".to_vec(),
         b"1\n2\n{\"a\" 1}".to_vec(),
         b"[1]\n\"a\x01b\"\n[{\"k\":\"v\",\"k\":0}]\n{}\n".to_vec(),
+        // A root string that is not UTF-8: the read that finds it had taken it as the
+        // record's whole value, which must not count as read.
+        b"\"\xff\"\n1\n\"ok\"\n\"\xc3\"\n".to_vec(),
     ];
     inputs.push(format!("1\n{deep}\n[2]\n").into_bytes());
     inputs
