@@ -871,6 +871,44 @@ fn ndjson_needs_a_line_break_between_records() {
 }
 
 #[test]
+fn an_ndjson_record_whose_line_goes_on_is_not_written() {
+    // The second record is complete, and long enough that the writer would hand it on at
+    // once; its line goes on with a second value, so the record is bad and never output.
+    let long = "a".repeat(100_000);
+    let contents = format!("{{\"a\":1}}\n[\"{long}\"] 2\n{{\"b\":1}}\n");
+    let path = temp_file("nd-goes-on", "r.ndjson", contents.as_bytes());
+    let column = long.len() + 6;
+    for to in ["ndjson", "msgpack"] {
+        let args = ["convert", path.to_str().unwrap(), "--to", to];
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
+        assert_eq!(
+            location(&stderr).map(|(_, line, column)| (line, column)),
+            Some((2, column)),
+            "{args:?}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {} bytes",
+            out.stdout.len()
+        );
+    }
+    // `dump` shows the tokens read up to the error, but not the one that would end the bad
+    // record.
+    let out = sluice_with_stdin(&["dump", "--from", "ndjson", "-"], b"[1] 2\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "<ArrayRoot>\n|---<Number> 1\n");
+    let out = sluice_with_stdin(&["dump", "--from", "ndjson", "-"], b"[1]\n\"x\" 2\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "<ArrayRoot>\n|---<Number> 1\n<ArrayEnd>\n"
+    );
+}
+
+#[test]
 fn ndjson_records_are_one_line_each() {
     // A value that goes on past its line feed is cut off there, as the library reads it.
     let path = temp_file("nd-multiline", "m.ndjson", b"[1]\n{\n\"a\":1\n}\n");

@@ -11,12 +11,13 @@ use std::io::Read;
 use std::path::Path;
 use std::rc::Rc;
 
+use sluice_core::pipe::copy_token;
 use sluice_core::{
-    Entry, EnumToken, Error, Ext, Number, Reader, Result as SluiceResult, Span, Writer, pipe,
-    pipe_value,
+    Entry, EnumToken, Error, Ext, Number, Reader, Result as SluiceResult, Span, SpanHint, Token,
+    Writer, pipe, pipe_value,
 };
 use sluice_json::{
-    DuplicateKeys, Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader,
+    DuplicateKeys, Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader, Record,
     SliceInput as JsonSlice,
 };
 use sluice_msgpack::{
@@ -363,12 +364,56 @@ fn copy_records<S: JsonInput, W: Writer>(
     mut at_record: impl FnMut(usize, usize),
 ) -> SluiceResult<()> {
     write_shaped(writer, shape, |writer| {
-        while let Some(mut record) = records.next_record()? {
+        while let Some(record) = records.next_record()? {
             at_record(record.offset(), record.line());
-            copy_root(&mut record, writer, shape)?;
+            copy_record(record, writer, shape)?;
         }
         Ok(())
     })
+}
+
+/// Copies one record as [`copy_root`] does, and checks its line with [`Record::finish`]
+/// before the token that completes it (a root scalar, or the end of its root container) is
+/// written: a record whose line goes on with a second value (`1 2`) is an error of that
+/// record, at that value, and never reaches the output whole (an NDJSON writer hands out
+/// complete lines only, so the bad line is not written at all).
+fn copy_record<S: JsonInput, W: Writer>(
+    mut record: Record<'_, S>,
+    writer: &mut W,
+    shape: Shape,
+) -> SluiceResult<()> {
+    let entry = record.peek()?;
+    let split = shape == Shape::SplitArray && entry == Entry::ArrayRoot;
+    // The start of the root container, if any, for an error of the writer at its end.
+    let mut start = None;
+    if entry.is_container_start() {
+        start = Some(record.span().start);
+        if split {
+            record.read_array_root()?;
+        } else {
+            copy_token(&mut record, writer, entry)?;
+        }
+        while !record.peek()?.is_container_end() {
+            pipe_value(&mut record, writer)?;
+        }
+    }
+    let last = record.peek()?;
+    let token = Token::read(&mut record, last)?;
+    let span = record.span();
+    record.finish()?;
+    if split {
+        return Ok(());
+    }
+    // Spanned as `pipe_value` spans a writer's error: the token copied, or the whole
+    // container when the error is about it.
+    token
+        .write(writer)
+        .map_err(|err| match (err.span_hint(), start) {
+            (SpanHint::EnclosingContainer, Some(start)) => {
+                err.with_span(Span::new(start, span.end))
+            }
+            _ => err.or_span(span),
+        })
 }
 
 /// Runs `copy_roots`, inside one array with [`Shape::IntoArray`], and finishes the writer.
