@@ -529,7 +529,8 @@ pub mod ndjson {
         Ok((records, summary))
     }
 
-    /// Iterates over the records of NDJSON input as values of type `T`.
+    /// Iterates over the records of NDJSON input as values of type `T`: one `Result` per
+    /// record, and a bad line's error does not end the iteration (see [`Records`]).
     ///
     /// ```
     /// use sluice::Reflect;
@@ -548,18 +549,48 @@ pub mod ndjson {
         Records {
             reader: NdjsonReader::new(IoInput::new(reader), options),
             table,
+            after_error: false,
             done: false,
             marker: PhantomData,
         }
     }
 
-    /// The iterator of [`iter`]: one `Result<T>` per record.
+    /// The iterator of [`iter`]: one `Result<T>` per record, in input order.
     ///
-    /// A record that does not fit `T` yields its error (with a note naming the line) and the
-    /// iteration goes on with the next record; a syntax error between records ends it.
+    /// A record is yielded as a `T` once it is read whole and its line holds nothing more up
+    /// to its line feed (see [`Record::finish`](crate::json::Record::finish)). A bad record
+    /// yields its first error, once, with a note naming its line: a value that does not fit
+    /// `T`, an error in the input inside it (a syntax error, a value cut by its line feed,
+    /// ...), or a second value on its line (`1 2`:
+    /// [`TRAILING_TOKEN`](crate::json::codes::TRAILING_TOKEN) at that value, with the first
+    /// record's line). A line whose first token is bad (`]`) yields that error. Then the
+    /// iteration goes on with the next line, so the records and the bad lines (each with its
+    /// error's code) are those of [`par_for_each`] with
+    /// [`skip_errors`](ParallelOptions::skip_errors). An I/O error is yielded once and ends
+    /// the iteration.
+    ///
+    /// ```
+    /// use sluice::json::codes;
+    /// let input = "[1, 2]\n[3, \"x\"]\n[5,\n[7, 8] [9]\n[10, 11]\n";
+    /// let results: Vec<sluice::Result<(u8, u8)>> = sluice::ndjson::iter(input.as_bytes()).collect();
+    /// let codes: Vec<_> = results.iter().map(|r| r.as_ref().map_err(|e| e.code())).collect();
+    /// assert_eq!(
+    ///     codes,
+    ///     [
+    ///         Ok(&(1, 2)),
+    ///         Err(sluice::reflect::codes::WRONG_TYPE),
+    ///         Err(codes::UNEXPECTED_EOF),
+    ///         Err(codes::TRAILING_TOKEN),
+    ///         Ok(&(10, 11)),
+    ///     ]
+    /// );
+    /// ```
     pub struct Records<T, R> {
         reader: NdjsonReader<IoInput<R>>,
         table: &'static sluice_reflect::handlers::Deserializer,
+        /// Whether the last item was an error: if it was one in the input, its line is
+        /// dropped before the next record is read.
+        after_error: bool,
         done: bool,
         marker: PhantomData<fn() -> T>,
     }
@@ -570,6 +601,27 @@ pub mod ndjson {
         }
     }
 
+    impl<T, R> Records<T, R> {
+        /// `error` as an item; an I/O error, which the reader reports again from then on,
+        /// ends the iteration.
+        fn failed(&mut self, error: crate::Error) -> Option<Result<T>> {
+            if error.code() == crate::core::codes::IO {
+                self.done = true;
+            } else {
+                self.after_error = true;
+            }
+            Some(Err(error))
+        }
+    }
+
+    /// Whether `error` is at an earlier byte of the input than `than`.
+    fn starts_before(error: &crate::Error, than: &crate::Error) -> bool {
+        match (error.span(), than.span()) {
+            (Some(error), Some(than)) => error.start < than.start,
+            _ => false,
+        }
+    }
+
     impl<T: Typed, R: io::Read> Iterator for Records<T, R> {
         type Item = Result<T>;
 
@@ -577,23 +629,51 @@ pub mod ndjson {
             if self.done {
                 return None;
             }
+            // After an error in the input, its line is dropped (nothing is, after a record
+            // that did not fit `T`). Only an I/O error can fail this, one not yielded yet
+            // (met in the rest of a record that did not fit).
+            if std::mem::take(&mut self.after_error)
+                && let Err(error) = self.reader.skip_bad_record()
+            {
+                return self.failed(error);
+            }
             let mut record = match self.reader.next_record() {
                 Ok(Some(record)) => record,
                 Ok(None) => {
                     self.done = true;
                     return None;
                 }
-                Err(error) => {
-                    self.done = true;
-                    return Some(Err(error));
-                }
+                Err(error) => return self.failed(error),
             };
             let line = record.line();
-            Some(
-                self.table
-                    .deserialize(&mut record, &crate::built_in().registry)
-                    .map_err(|e| e.with_note(format!("in the record on line {line}"))),
-            )
+            let value = match self
+                .table
+                .deserialize(&mut record, &crate::built_in().registry)
+            {
+                // Good only if its line holds nothing more: a second value on it is this
+                // record's error.
+                Ok(value) => record.finish().map(|()| value),
+                // The rest of the record is read here, so that an error in it (a second
+                // value on the line) is dropped with the line rather than yielded as one
+                // more record. The line's first error is the one yielded: the reader finds a
+                // record's line feed only once it has read on past it, so a target may have
+                // refused a token of the next line (`[5,` then `[6]`, into a number) before
+                // the cut, which is earlier, shows. Any error in the rest leaves the reader
+                // failed, and `skip_bad_record` finds it.
+                Err(error) => match record.finish() {
+                    Err(rest)
+                        if rest.code() != crate::core::codes::IO
+                            && starts_before(&rest, &error) =>
+                    {
+                        Err(rest)
+                    }
+                    _ => Err(error),
+                },
+            };
+            match value {
+                Ok(value) => Some(Ok(value)),
+                Err(error) => self.failed(error.with_note(format!("in the record on line {line}"))),
+            }
         }
     }
 }

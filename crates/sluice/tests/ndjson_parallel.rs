@@ -172,3 +172,104 @@ fn reading_from_a_file_matches_reading_from_memory() {
     let (from_memory, _) = par_collect::<Event, _>(input.as_bytes(), &options(1)).unwrap();
     assert_eq!(from_file, from_memory);
 }
+
+/// A bad line: its number, the error's code and absolute span.
+type BadLine = (u64, String, usize, usize);
+
+/// The good records and the bad lines of the one-by-one iterator, the line of each error
+/// taken from its span.
+fn one_by_one_with_errors<T: sluice::Typed>(input: &str) -> (Vec<T>, Vec<BadLine>) {
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    for result in sluice::ndjson::iter::<T, _>(input.as_bytes()) {
+        match result {
+            Ok(value) => good.push(value),
+            Err(error) => {
+                let span = error.span().expect("a span");
+                let line = input[..span.start].matches('\n').count() as u64 + 1;
+                bad.push((line, error.code().to_string(), span.start, span.end));
+            }
+        }
+    }
+    (good, bad)
+}
+
+#[test]
+fn the_iterator_yields_one_item_per_line_as_the_parallel_ingestion_counts_them() {
+    let skip = ParallelOptions {
+        skip_errors: true,
+        ..options(2)
+    };
+    for input in [
+        // A second value on a record's line, after a good value and after a bad one.
+        "[1, 2]\n[3, 4] 5\n[6, 7]\n[300, 1] [2]\n[8, 9]\n",
+        // A syntax error inside a record, and a record cut by its line feed.
+        "[1, 2,]\n[3, 4]\n[5,\n[6, 7]\n",
+        // A record that would be whole with the next line, and one cut where the next
+        // line's token does not fit the target.
+        "[1,\n2]\n[5,\n[6, 7]\n",
+        // A wrong type, then a syntax error in the same record's rest.
+        "[\"x\", 2,]\n[1, 2]\n",
+        // A line with no record but an error, and an error in a record's first token.
+        "]\n[1, 2]\nx\n[3, 4]",
+    ] {
+        let (good, bad) = one_by_one_with_errors::<(u8, u8)>(input);
+        let (parallel, summary) = par_collect::<(u8, u8), _>(input.as_bytes(), &skip).unwrap();
+        let parallel_bad: Vec<BadLine> = summary
+            .errors
+            .iter()
+            .map(|bad| {
+                let span = bad.error.span().expect("a span");
+                let offset = bad.record.offset as usize;
+                (
+                    bad.record.line,
+                    bad.error.code().to_string(),
+                    offset + span.start,
+                    offset + span.end,
+                )
+            })
+            .collect();
+        assert_eq!((&good, &bad), (&parallel, &parallel_bad), "{input:?}");
+    }
+    // A second value on a line is the error of that line's record, at the second value.
+    let (good, bad) = one_by_one_with_errors::<(u8, u8)>("[1, 2] [3, 4]\n[5, 6]\n");
+    assert_eq!(good, [(5, 6)]);
+    assert_eq!(bad, [(1, "json/TrailingToken".to_owned(), 7, 8)]);
+}
+
+/// Hands out `bytes`, then fails.
+struct BreaksAfter<'a>(&'a [u8]);
+
+impl std::io::Read for BreaksAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("the stream broke"));
+        }
+        let n = buf.len().min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn the_iterator_yields_an_io_error_once_and_ends() {
+    let codes = |bytes: &[u8]| -> Vec<Result<(u8, u8), String>> {
+        sluice::ndjson::iter::<(u8, u8), _>(BreaksAfter(bytes))
+            .map(|result| result.map_err(|error| error.code().to_string()))
+            .collect()
+    };
+    // In a record, and between records.
+    assert_eq!(
+        codes(b"[1, 2]\n[3, "),
+        [Ok((1, 2)), Err("core/Io".to_owned())]
+    );
+    assert_eq!(codes(b"[1, 2]\n"), [Ok((1, 2)), Err("core/Io".to_owned())]);
+    // In the rest of a record that did not fit: the record's error, then the I/O error.
+    assert_eq!(
+        codes(b"[\"x\", "),
+        [
+            Err("reflect/WrongType".to_owned()),
+            Err("core/Io".to_owned())
+        ]
+    );
+}
