@@ -909,6 +909,38 @@ fn an_ndjson_record_whose_line_goes_on_is_not_written() {
 }
 
 #[test]
+fn an_ndjson_record_cut_by_its_line_feed_is_reported_so_even_where_the_output_refuses_the_next_line()
+ {
+    // The next line's `Infinity` has no JSON spelling, but the record is cut before it: the
+    // error is the cut, where the line ends, as `check` reports it.
+    let path = temp_file("nd-cut-nonfinite", "r.ndjson", b"[1,\nInfinity]\n");
+    for args in [
+        vec!["check", "--json5", path.to_str().unwrap()],
+        vec![
+            "convert",
+            "--json5",
+            path.to_str().unwrap(),
+            "--to",
+            "ndjson",
+        ],
+        vec!["convert", "--json5", path.to_str().unwrap(), "--to", "json"],
+    ] {
+        let out = sluice(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error[json/UnexpectedEof]"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            location(&stderr).map(|(_, line, column)| (line, column)),
+            Some((1, 4)),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn ndjson_records_are_one_line_each() {
     // A value that goes on past its line feed is cut off there, as the library reads it.
     let path = temp_file("nd-multiline", "m.ndjson", b"[1]\n{\n\"a\":1\n}\n");

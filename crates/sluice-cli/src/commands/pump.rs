@@ -382,28 +382,29 @@ fn copy_record<S: JsonInput, W: Writer>(
     writer: &mut W,
     shape: Shape,
 ) -> SluiceResult<()> {
-    let entry = record.peek()?;
-    let split = shape == Shape::SplitArray && entry == Entry::ArrayRoot;
-    // The start of the root container, if any, for an error of the writer at its end.
-    let mut start = None;
-    if entry.is_container_start() {
-        start = Some(record.span().start);
-        if split {
-            record.read_array_root()?;
-        } else {
-            copy_token(&mut record, writer, entry)?;
+    let (token, span, start) = match copy_all_but_last(&mut record, writer, shape) {
+        Ok(last) => last,
+        // The line's first error is the one reported. The reader finds a record's line
+        // feed only once it has read on past it, so the writer may have refused a token of
+        // the next line (JSON5's `[1,` then `Infinity]`, into JSON) before the cut, which
+        // is earlier, shows: reading the rest of the record finds it. The rest of the
+        // record is not read after an I/O error, nor reported when it is one.
+        Err(err) if err.code() == sluice_core::codes::IO => return Err(err),
+        Err(err) => {
+            return Err(match record.finish() {
+                Err(rest)
+                    if rest.code() != sluice_core::codes::IO && starts_before(&rest, &err) =>
+                {
+                    rest
+                }
+                _ => err,
+            });
         }
-        while !record.peek()?.is_container_end() {
-            pipe_value(&mut record, writer)?;
-        }
-    }
-    let last = record.peek()?;
-    let token = Token::read(&mut record, last)?;
-    let span = record.span();
+    };
     record.finish()?;
-    if split {
+    let Some(token) = token else {
         return Ok(());
-    }
+    };
     // Spanned as `pipe_value` spans a writer's error: the token copied, or the whole
     // container when the error is about it.
     token
@@ -414,6 +415,41 @@ fn copy_record<S: JsonInput, W: Writer>(
             }
             _ => err.or_span(span),
         })
+}
+
+/// Whether `err` is at an earlier byte of the input than `than`.
+fn starts_before(err: &Error, than: &Error) -> bool {
+    match (err.span(), than.span()) {
+        (Some(err), Some(than)) => err.start < than.start,
+        _ => false,
+    }
+}
+
+/// Copies a record but for its last token, which is read and handed back, with its span
+/// and the start of the root container, if any (`None` for the end of a root array split
+/// into records, which is not written).
+fn copy_all_but_last<S: JsonInput, W: Writer>(
+    record: &mut Record<'_, S>,
+    writer: &mut W,
+    shape: Shape,
+) -> SluiceResult<(Option<Token>, Span, Option<usize>)> {
+    let entry = record.peek()?;
+    let split = shape == Shape::SplitArray && entry == Entry::ArrayRoot;
+    let mut start = None;
+    if entry.is_container_start() {
+        start = Some(record.span().start);
+        if split {
+            record.read_array_root()?;
+        } else {
+            copy_token(record, writer, entry)?;
+        }
+        while !record.peek()?.is_container_end() {
+            pipe_value(record, writer)?;
+        }
+    }
+    let last = record.peek()?;
+    let token = Token::read(record, last)?;
+    Ok(((!split).then_some(token), record.span(), start))
 }
 
 /// Runs `copy_roots`, inside one array with [`Shape::IntoArray`], and finishes the writer.
