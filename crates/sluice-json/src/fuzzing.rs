@@ -6,7 +6,9 @@ use std::fmt::Debug;
 use std::io;
 
 use sluice_core::testing::normalize;
-use sluice_core::{Entry, Error, ErrorCode, Number, OwnedNumber, Reader, Result, Span, Token};
+use sluice_core::{
+    Entry, Error, ErrorCode, Number, OwnedNumber, Path, Reader, Result, Span, Token,
+};
 
 use crate::parallel::{ParallelOptions, RecordInfo, read_lines};
 
@@ -205,7 +207,11 @@ fn nesting(tokens: &[Token]) -> usize {
 /// - [`NdjsonReader`] over the input (over both paths, records read fully, partly, skipped
 ///   or left unread) yields the same records as a [`JsonReader`] with `multiple_values`
 ///   where both succeed, accepts nothing that reader rejects, and its errors name a line
-///   from 1 to the line of the error;
+///   from 1 to the line of the error; each line read alone (the parallel ingestion's
+///   reading) gives the same records, or the same first error; and going on after every
+///   bad line (each record read whole and `finish`ed, `skip_bad_record` after each error,
+///   over both paths) gives the good records and bad lines (line, code, span, data path) of
+///   the parallel ingestion with `skip_errors`;
 /// - the strict reader with [`DuplicateKeys::LastWins`] accepts exactly what
 ///   `serde_json::from_slice::<serde_json::Value>` accepts, to the same value (see
 ///   `versus_serde_json::check_serde_json` for where they differ by design; with the
@@ -923,6 +929,7 @@ fn check_ndjson(data: &[u8], choices: Choices) {
     }
 
     check_lines(data, &options, &records, error.as_ref(), &what);
+    check_skipped_lines(data, &options, choices, &what);
 
     let reader = NdjsonReader::new(io_input(data, choices), options);
     let (partial, partial_error) = read_records(reader, data, Some(choices.turn));
@@ -994,4 +1001,125 @@ fn check_lines(
     // A line whose value read but whose end failed (a second value on it) has its tokens
     // here, as `NdjsonReader` has the record, whose next one fails.
     assert_eq!(lines, records, "{what}: records differ");
+}
+
+/// A bad line: its number, and its error's code, absolute span and data path.
+type BadLine = (usize, ErrorCode, Option<Span>, Option<Path>);
+
+/// What reading every line gave: the good records (line, tokens), and the bad lines.
+type Lines = (Vec<(usize, Vec<Token>)>, Vec<BadLine>);
+
+/// Reads every record of `records` as `skip_bad_record`'s documentation does: each record
+/// whole, then [`Record::finish`](crate::Record::finish) before it counts as good, and on
+/// every error `skip_bad_record` to go on with the next line.
+fn read_skipping_bad_lines<S: Input>(
+    mut records: NdjsonReader<S>,
+    data: &[u8],
+    what: &str,
+) -> Lines {
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    // Each turn takes at least one byte (a record, or a bad line and its line feed): more
+    // turns than bytes is a hang.
+    for _ in 0..=data.len() {
+        let error = match records.next_record() {
+            Ok(None) => {
+                assert_eq!(
+                    records.records_read(),
+                    (good.len() + bad.len()) as u64,
+                    "{what}: records_read() counts other than the good records and bad lines"
+                );
+                return (good, bad);
+            }
+            Ok(Some(mut record)) => {
+                let line = record.line();
+                let read = Token::read_all(&mut record);
+                match read.and_then(|tokens| record.finish().map(|()| tokens)) {
+                    Ok(tokens) => {
+                        good.push((line, tokens));
+                        continue;
+                    }
+                    Err(err) => err,
+                }
+            }
+            Err(err) => err,
+        };
+        check_noted_line(&error, data, what);
+        // The input never fails to be read, so skipping cannot fail; and every error of a
+        // record read whole is one in the input, which leaves a line to skip.
+        let line = match records.skip_bad_record() {
+            Ok(Some(line)) => line,
+            Ok(None) => panic!("{what}: after {error}, skip_bad_record() skips nothing"),
+            Err(err) => panic!("{what}: after {error}, skip_bad_record() fails: {err}"),
+        };
+        bad.push((line, error.code(), error.span(), error.path().cloned()));
+    }
+    panic!("{what}: more records and bad lines than bytes");
+}
+
+/// The parallel ingestion with `skip_errors` (each line read alone, without the threads)
+/// against [`NdjsonReader`] going on after each bad line with `skip_bad_record` (each
+/// record read whole and [`finish`](crate::Record::finish)ed), over the slice and over
+/// `io::Read` (the chosen reads and window): on every line, the same good records (line and
+/// tokens) and the same bad lines (line, error code, span made absolute, data path).
+///
+/// No difference is allowed, none being by design: over `io::Read`, a record whose value
+/// goes on past its line feed may fail at an earlier token than over the slice (the cut is
+/// found as soon as the window must move), but with the same error, and a record read whole
+/// is bad either way; the line dropped after it is the same.
+fn check_skipped_lines(data: &[u8], options: &JsonOptions, choices: Choices, what: &str) {
+    let parallel = ParallelOptions {
+        json: options.clone(),
+        skip_errors: true,
+        ..ParallelOptions::default()
+    };
+    let first = RecordInfo { line: 1, offset: 0 };
+    let mut read = Vec::new();
+    let (count, errors) = read_lines(data, first, &parallel, |reader, info| {
+        let tokens = read_value(reader, JsonReader::depth)?;
+        read.push((usize::try_from(info.line).unwrap_or(usize::MAX), tokens));
+        Ok(())
+    });
+    let bad: Vec<BadLine> = errors
+        .iter()
+        .map(|bad| {
+            let offset = usize::try_from(bad.record.offset).unwrap_or(usize::MAX);
+            let span = bad
+                .error
+                .span()
+                .map(|span| Span::new(span.start + offset, span.end + offset));
+            let line = usize::try_from(bad.record.line).unwrap_or(usize::MAX);
+            (line, bad.error.code(), span, bad.error.path().cloned())
+        })
+        .collect();
+    // A line whose value read but whose end failed (a second value on it) is bad.
+    read.retain(|(line, _)| !bad.iter().any(|bad| bad.0 == *line));
+    assert_eq!(
+        count,
+        read.len() as u64,
+        "{what}: the parallel ingestion counts other records"
+    );
+    let alone = (read, bad);
+
+    let reader = NdjsonReader::new(SliceInput::new(data), options.clone());
+    let slice_what = format!("{what}: skip_bad_record over the slice");
+    let slice = read_skipping_bad_lines(reader, data, &slice_what);
+    assert_eq!(
+        slice,
+        alone,
+        "{slice_what} and each line read alone (parallel, skip_errors) differ, input {:?}",
+        String::from_utf8_lossy(data)
+    );
+
+    let reader = NdjsonReader::new(io_input(data, choices), options.clone());
+    let stream_what = format!(
+        "{what}: skip_bad_record over io::Read ({} bytes a read, a {}-byte window)",
+        choices.chunk, choices.window
+    );
+    let stream = read_skipping_bad_lines(reader, data, &stream_what);
+    assert_eq!(
+        stream,
+        slice,
+        "{stream_what} and over the slice differ, input {:?}",
+        String::from_utf8_lossy(data)
+    );
 }
