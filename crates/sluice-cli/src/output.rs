@@ -94,14 +94,20 @@ impl WriteWatch {
         }
     }
 
+    /// Notes the first write error: the watch keeps the error itself (its OS error code, the
+    /// error inside it), which the command reports, and the writer gets a copy of its kind
+    /// and message, which the watch's error replaces in the report (an `io::Error` cannot be
+    /// cloned).
     fn note<T>(&self, result: io::Result<T>) -> io::Result<T> {
-        if let Err(err) = &result {
+        result.map_err(|err| {
             let mut first = self.error.borrow_mut();
-            if first.is_none() {
-                *first = Some(io::Error::new(err.kind(), err.to_string()));
+            if first.is_some() {
+                return err;
             }
-        }
-        result
+            let copy = io::Error::new(err.kind(), err.to_string());
+            *first = Some(err);
+            copy
+        })
     }
 }
 
@@ -450,6 +456,24 @@ mod tests {
 
     fn is_live(temp: &Path) -> bool {
         live_temps().iter().any(|path| path == temp)
+    }
+
+    #[test]
+    fn the_first_write_error_is_kept_as_the_system_gave_it() {
+        let Ok(full) = OpenOptions::new().write(true).open("/dev/full") else {
+            return; // No such device here: nothing to fill.
+        };
+        let mut output = Output::in_place_file(full, "/dev/full".to_owned());
+        let watch = output.watch();
+        // Larger than the buffer, so the write reaches the device.
+        let err = output.write_all(&[b' '; 2 * BUFFER]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::StorageFull);
+        let kept = watch.error.borrow_mut().take().expect("the error is noted");
+        // The system's own error: its code is there (a copy made from the kind and the
+        // message has none).
+        assert_eq!(kept.kind(), io::ErrorKind::StorageFull);
+        assert!(kept.raw_os_error().is_some(), "{kept:?}");
+        assert_eq!(kept.to_string(), err.to_string());
     }
 
     #[test]

@@ -1405,6 +1405,37 @@ fn ndjson_stats_ends_quietly_when_its_output_pipe_closes() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+#[test]
+fn writing_commands_end_quietly_when_their_output_pipe_closes() {
+    // Larger than a pipe holds, so writes fail while the input is being read.
+    let mut doc = b"[".to_vec();
+    while doc.len() < 1 << 20 {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},");
+    }
+    doc.extend_from_slice(b"{}]");
+    let path = temp_file("broken-pipe", "big.json", &doc);
+    let input = path.to_str().unwrap();
+    for args in [
+        vec!["fmt", input],
+        vec!["convert", input, "--to", "msgpack"],
+        vec!["convert", input, "--to", "ndjson"],
+        vec!["dump", input],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Nobody reads the output.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn an_unwritable_stderr_keeps_the_exit_code() {
