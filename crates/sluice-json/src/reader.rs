@@ -197,6 +197,9 @@ struct Checkpoint {
     /// The current key of each frame that is an object and has one (see
     /// [`JsonReader::path`]).
     keys: Vec<Option<String>>,
+    /// The opener of the comment the position was inside (`//` or `/*`), empty between
+    /// tokens: the window moves inside a comment longer than it.
+    comment: &'static [u8],
 }
 
 /// What the lexer's out-of-line paths return (see [`JsonReader::out_of_line`]): the entry,
@@ -333,6 +336,9 @@ pub struct JsonReader<S> {
     /// from once that has left the window.
     record_start: usize,
     record_checkpoint: Option<Box<Checkpoint>>,
+    /// The opener of the comment being skipped (`//` or `/*`), empty otherwise: where a
+    /// checkpoint taken inside a comment must read on from.
+    comment_open: &'static [u8],
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {
@@ -491,6 +497,7 @@ impl<S: Input> JsonReader<S> {
             record_line_feed: None,
             record_start: 0,
             record_checkpoint: None,
+            comment_open: b"",
         }
     }
 
@@ -772,6 +779,9 @@ impl<S: Input> JsonReader<S> {
             }
         }
         let start = bytes.len();
+        // Inside a comment, the rest reads on as that comment: the lexer stepped over whole
+        // characters of it, keeping back a `*` that a `/` may close.
+        bytes.extend_from_slice(checkpoint.comment);
         bytes.extend_from_slice(rest);
         // Keys are read back from their tokens, where the frames say (the input is stable).
         let options = JsonOptions {
@@ -822,6 +832,7 @@ impl<S: Input> JsonReader<S> {
             state: self.state,
             frames: self.frames.clone(),
             keys: self.frame_keys(),
+            comment: self.comment_open,
         };
         match &mut self.record_checkpoint {
             Some(old) => **old = checkpoint,
@@ -1202,11 +1213,19 @@ impl<S: Input> JsonReader<S> {
     /// on, also before U+2028 or U+2029, which ECMAScript counts as line terminators too
     /// (JSON5 §7). The terminator is left for the whitespace step.
     fn skip_comment(&mut self) -> Result<bool> {
+        let skipped = self.skip_comment_body();
+        self.comment_open = b"";
+        skipped
+    }
+
+    /// [`Self::skip_comment`], which marks the reader outside a comment again after it.
+    fn skip_comment_body(&mut self) -> Result<bool> {
         self.ensure(0, 2)?;
         let start = self.input.offset() + self.pos;
         match self.rest().get(1) {
             Some(b'/') => {
                 self.pos += 2;
+                self.comment_open = b"//";
                 let separators = self.options.json5_whitespace;
                 loop {
                     let rest = self.rest();
@@ -1246,6 +1265,7 @@ impl<S: Input> JsonReader<S> {
             }
             Some(b'*') => {
                 self.pos += 2;
+                self.comment_open = b"/*";
                 loop {
                     let rest = self.rest();
                     let close = memchr::memmem::find(rest, b"*/");
