@@ -673,11 +673,7 @@ fn ndjson_stats_strict_names_the_file_of_a_bad_record() {
 #[test]
 fn a_write_error_names_the_output_not_the_input() {
     // Larger than the output buffer, so writes fail while the input is being read.
-    let mut doc = b"[".to_vec();
-    while doc.len() < 1 << 18 {
-        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},");
-    }
-    doc.extend_from_slice(b"{}]");
+    let doc = array_of_objects(1 << 18);
     let path = temp_file("write-error", "big.json", &doc);
     let input = path.to_str().unwrap();
     let full = || {
@@ -1408,11 +1404,7 @@ fn ndjson_stats_ends_quietly_when_its_output_pipe_closes() {
 #[test]
 fn writing_commands_end_quietly_when_their_output_pipe_closes() {
     // Larger than a pipe holds, so writes fail while the input is being read.
-    let mut doc = b"[".to_vec();
-    while doc.len() < 1 << 20 {
-        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},");
-    }
-    doc.extend_from_slice(b"{}]");
+    let doc = array_of_objects(1 << 20);
     let path = temp_file("broken-pipe", "big.json", &doc);
     let input = path.to_str().unwrap();
     for args in [
@@ -1965,4 +1957,14 @@ fn json_that_looks_like_utf16_gets_a_note_and_keeps_its_code() {
     assert!(!text(&out.stderr).contains(NOTE), "{}", text(&out.stderr));
     let out = sluice(&["check", "--msgpack", le_path]);
     assert!(!text(&out.stderr).contains(NOTE), "{}", text(&out.stderr));
+}
+
+/// A JSON array of small objects, on one line, of at least `size` bytes.
+fn array_of_objects(size: usize) -> Vec<u8> {
+    let mut doc = b"[".to_vec();
+    while doc.len() < size {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},");
+    }
+    doc.extend_from_slice(b"{}]");
+    doc
 }
