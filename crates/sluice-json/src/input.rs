@@ -255,7 +255,7 @@ impl<R: io::Read> Input for IoInput<R> {
     fn refill(&mut self, keep: usize) -> Result<Refill> {
         let mut shift = 0;
         if let Some(err) = &self.failed {
-            return Err(err.duplicate());
+            return Err(err.clone());
         }
         if self.eof {
             return Ok(Refill { shift, more: false });
@@ -294,7 +294,7 @@ impl<R: io::Read> Input for IoInput<R> {
             Err(err) => {
                 // Where the bytes of the failed read would have gone: the stream broke there.
                 let err = Error::io(err).with_span(Span::at(self.offset + self.len));
-                self.failed = Some(err.duplicate());
+                self.failed = Some(err.clone());
                 if shift > 0 {
                     // The window has moved: the caller must learn by how much, or its
                     // positions would point past the bytes they stood for. The error comes

@@ -78,8 +78,8 @@ impl Failure {
     fn error(&self) -> Error {
         match self {
             Failure::UnclosedComment(span) => unclosed_comment_error(*span),
-            Failure::RecordCutOff(cut) => cut.duplicate(),
-            Failure::Reported(err) => err.duplicate(),
+            Failure::RecordCutOff(cut) => cut.clone(),
+            Failure::Reported(err) => err.clone(),
         }
     }
 }
@@ -880,12 +880,12 @@ impl<S: Input> JsonReader<S> {
                 // Built whole the first time.
                 Failure::Reported(_) => err,
                 // Also in place of a block comment left open after the cut.
-                Failure::RecordCutOff(cut) => cut.duplicate(),
+                Failure::RecordCutOff(cut) => cut.clone(),
                 Failure::UnclosedComment(_) => self.lexer_error(err),
             };
         }
         let err = self.lexer_error(err);
-        self.failure = Failure::Reported(err.duplicate());
+        self.failure = Failure::Reported(err.clone());
         self.state = State::Failed;
         err
     }
@@ -899,7 +899,7 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn fail_on_read(&mut self, err: Error) -> Error {
         if self.state != State::Failed {
-            self.fail_dropping_pending(Failure::Reported(err.duplicate()));
+            self.fail_dropping_pending(Failure::Reported(err.clone()));
         }
         err
     }
@@ -1422,7 +1422,7 @@ impl<S: Input> JsonReader<S> {
             Failure::UnclosedComment(span) => span.start,
             Failure::RecordCutOff(cut) => cut.span().map_or(self.offset(), |span| span.start),
             Failure::Reported(err) if err.code() == sluice_core::codes::IO => {
-                return Err(err.duplicate());
+                return Err(err.clone());
             }
             Failure::Reported(err) => err.span().map_or(self.offset(), |span| span.start),
         };
@@ -1442,7 +1442,7 @@ impl<S: Input> JsonReader<S> {
             let refill = match self.input.refill(self.pos) {
                 Ok(refill) => refill,
                 Err(err) => {
-                    self.failure = Failure::Reported(err.duplicate());
+                    self.failure = Failure::Reported(err.clone());
                     return Err(err);
                 }
             };
@@ -2814,7 +2814,7 @@ impl<S: Input> JsonReader<S> {
             return None;
         }
         let cut = self.record_cut_error(err)?;
-        self.fail_dropping_pending(Failure::RecordCutOff(cut.duplicate()));
+        self.fail_dropping_pending(Failure::RecordCutOff(cut.clone()));
         Some(cut)
     }
 

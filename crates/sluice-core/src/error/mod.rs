@@ -232,7 +232,8 @@ impl Error {
     }
 
     /// A copy of this error, to report it again (a reader that stops at its first error
-    /// answers every later call with it): the same as `clone`. Every field is copied; an I/O
+    /// answers every later call with it): the same as `clone`, kept for code written before
+    /// `Error` was `Clone`. Every field is copied; an I/O
     /// error inside is shared, so the copy's [`source`](std::error::Error::source) is the
     /// very error the first report had.
     ///
