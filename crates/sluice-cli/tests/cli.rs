@@ -1387,15 +1387,8 @@ fn ndjson_stats_ends_quietly_when_its_output_pipe_closes() {
         doc.extend_from_slice(format!("{{\"key{i}\": {i}}}\n").as_bytes());
     }
     let path = temp_file("stats-broken-pipe", "r.ndjson", &doc);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(["ndjson", "stats", path.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Nobody reads the report.
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_output_closed(&["ndjson", "stats", path.to_str().unwrap()]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -1413,15 +1406,7 @@ fn writing_commands_end_quietly_when_their_output_pipe_closes() {
         vec!["convert", input, "--to", "ndjson"],
         vec!["dump", input],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Nobody reads the output.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = run_with_output_closed(&args);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
@@ -1967,4 +1952,16 @@ fn array_of_objects(size: usize) -> Vec<u8> {
     }
     doc.extend_from_slice(b"{}]");
     doc
+}
+
+/// Runs `sluice` with `args`, its standard output a pipe that nobody reads (closed at once).
+fn run_with_output_closed(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
 }
