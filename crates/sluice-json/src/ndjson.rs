@@ -355,6 +355,46 @@ impl<S: Input> Record<'_, S> {
     }
 
     #[cold]
+    /// The first error of this record's line, given `error`, which a read of the record
+    /// failed with (the caller's, or that of a writer the record was copied into): reads the
+    /// rest of the record and its line as [`finish`](Self::finish) does, and gives that
+    /// error instead when it starts at an earlier byte. The reader finds a record's line
+    /// feed only once it has read on past it, so a read may refuse a token of the next line
+    /// (`[1,` then `"x"]`, read as numbers) before the cut at the line feed, which comes
+    /// first, shows. An I/O error is given back as it is, with nothing more read; one met
+    /// in the rest is not preferred.
+    ///
+    /// ```
+    /// use sluice_core::{Reader, Span};
+    /// use sluice_json::{codes, NdjsonReader};
+    /// let mut records = NdjsonReader::from_str("[1,\n\"x\"]\n");
+    /// let mut record = records.next_record()?.expect("a record");
+    /// record.read_array_root()?;
+    /// record.read_u8()?;
+    /// let err = record.read_u8().unwrap_err(); // the string on the next line
+    /// let err = record.first_error(err);
+    /// assert_eq!((err.code(), err.span()), (codes::UNEXPECTED_EOF, Some(Span::at(3))));
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn first_error(self, error: Error) -> Error {
+        if error.code() == sluice_core::codes::IO {
+            return error;
+        }
+        match self.finish() {
+            Err(rest)
+                if rest.code() != sluice_core::codes::IO
+                    && rest
+                        .span()
+                        .zip(error.span())
+                        .is_some_and(|(rest, error)| rest.start < error.start) =>
+            {
+                rest
+            }
+            _ => error,
+        }
+    }
+
     fn annotate(&self, err: Error) -> Error {
         err.with_note(record_note(self.number, self.line))
     }

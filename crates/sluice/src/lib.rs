@@ -614,14 +614,6 @@ pub mod ndjson {
         }
     }
 
-    /// Whether `error` is at an earlier byte of the input than `than`.
-    fn starts_before(error: &crate::Error, than: &crate::Error) -> bool {
-        match (error.span(), than.span()) {
-            (Some(error), Some(than)) => error.start < than.start,
-            _ => false,
-        }
-    }
-
     impl<T: Typed, R: io::Read> Iterator for Records<T, R> {
         type Item = Result<T>;
 
@@ -655,20 +647,9 @@ pub mod ndjson {
                 Ok(value) => record.finish().map(|()| value),
                 // The rest of the record is read here, so that an error in it (a second
                 // value on the line) is dropped with the line rather than yielded as one
-                // more record. The line's first error is the one yielded: the reader finds a
-                // record's line feed only once it has read on past it, so a target may have
-                // refused a token of the next line (`[5,` then `[6]`, into a number) before
-                // the cut, which is earlier, shows. Any error in the rest leaves the reader
-                // failed, and `skip_bad_record` finds it.
-                Err(error) => match record.finish() {
-                    Err(rest)
-                        if rest.code() != crate::core::codes::IO
-                            && starts_before(&rest, &error) =>
-                    {
-                        Err(rest)
-                    }
-                    _ => Err(error),
-                },
+                // more record; the line's first error is the one yielded. Any error in the
+                // rest leaves the reader failed, and `skip_bad_record` finds it.
+                Err(error) => Err(record.first_error(error)),
             };
             match value {
                 Ok(value) => Some(Ok(value)),

@@ -384,22 +384,8 @@ fn copy_record<S: JsonInput, W: Writer>(
 ) -> SluiceResult<()> {
     let (token, span, start) = match copy_all_but_last(&mut record, writer, shape) {
         Ok(last) => last,
-        // The line's first error is the one reported. The reader finds a record's line
-        // feed only once it has read on past it, so the writer may have refused a token of
-        // the next line (JSON5's `[1,` then `Infinity]`, into JSON) before the cut, which
-        // is earlier, shows: reading the rest of the record finds it. The rest of the
-        // record is not read after an I/O error, nor reported when it is one.
-        Err(err) if err.code() == sluice_core::codes::IO => return Err(err),
-        Err(err) => {
-            return Err(match record.finish() {
-                Err(rest)
-                    if rest.code() != sluice_core::codes::IO && starts_before(&rest, &err) =>
-                {
-                    rest
-                }
-                _ => err,
-            });
-        }
+        // The line's first error is the one reported (see `Record::first_error`).
+        Err(err) => return Err(record.first_error(err)),
     };
     record.finish()?;
     let Some(token) = token else {
@@ -415,14 +401,6 @@ fn copy_record<S: JsonInput, W: Writer>(
             }
             _ => err.or_span(span),
         })
-}
-
-/// Whether `err` is at an earlier byte of the input than `than`.
-fn starts_before(err: &Error, than: &Error) -> bool {
-    match (err.span(), than.span()) {
-        (Some(err), Some(than)) => err.start < than.start,
-        _ => false,
-    }
 }
 
 /// Copies a record but for its last token, which is read and handed back, with its span
