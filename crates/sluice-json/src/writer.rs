@@ -434,8 +434,9 @@ pub struct JsonWriter<W: io::Write> {
     line_per_value: bool,
     /// The final newline was written after the last root value.
     final_newline_done: bool,
-    /// The sink started empty and only this writer wrote to it ([`JsonWriter::for_string`]),
-    /// so it holds nothing but this writer's output, which is always UTF-8.
+    /// The sink started empty and only this writer wrote to it ([`JsonWriter::for_string`],
+    /// and [`JsonWriter::get_mut`] never called), so it holds nothing but this writer's
+    /// output, which is always UTF-8.
     sink_is_own_output: bool,
     /// Output is handed to the sink once this much is buffered ([`FLUSH_AT`]; never for
     /// [`JsonWriter::for_string`], whose buffer becomes the string).
@@ -562,8 +563,15 @@ impl<W: io::Write> JsonWriter<W> {
 
     /// The sink, to change (writing to it directly puts bytes before the output still
     /// buffered in the writer: [`flush`](Self::flush) first).
+    ///
+    /// A [`for_string`](JsonWriter::for_string) writer no longer knows what its sink holds
+    /// then, so [`into_string`](JsonWriter::into_string) checks the output is UTF-8 as it
+    /// does for any other vector sink.
     #[must_use]
     pub fn get_mut(&mut self) -> &mut W {
+        // The caller may put bytes of any kind in the sink: the unchecked hand-over of
+        // `into_string` relies on the sink holding only this writer's output.
+        self.sink_is_own_output = false;
         &mut self.sink
     }
 
@@ -1103,8 +1111,9 @@ impl JsonWriter<Vec<u8>> {
     /// ```
     ///
     /// # Errors
-    /// As [`Writer::finish`]; and, for a writer made with [`JsonWriter::new`] over a vector
-    /// that already held bytes, when those bytes are not UTF-8.
+    /// As [`Writer::finish`]; and, when the sink holds bytes that are not UTF-8: a writer
+    /// made with [`JsonWriter::new`] over a vector that already held them, or one whose sink
+    /// was changed through [`get_mut`](JsonWriter::get_mut).
     pub fn into_string(mut self) -> Result<String> {
         if self.sink_is_own_output {
             self.end_output()?;
@@ -1116,7 +1125,8 @@ impl JsonWriter<Vec<u8>> {
             }
             debug_assert!(std::str::from_utf8(&bytes).is_ok());
             // SAFETY: the sink started empty (`for_string`) and only this writer appended
-            // to it. Everything the writer appends is UTF-8: `&str` text copied whole or
+            // to it (`get_mut`, the one way to change it from outside, clears
+            // `sink_is_own_output`). Everything the writer appends is UTF-8: `&str` text copied whole or
             // split only at ASCII bytes it escapes (or at character boundaries with
             // `escape_non_ascii`), number text checked to be JSON number syntax (ASCII),
             // ASCII punctuation, literals, base64 and digits, and the `newline` / `indent`

@@ -157,6 +157,21 @@ fn a_vector_sink_that_held_bytes_before_is_still_checked() {
 }
 
 #[test]
+fn a_string_writer_whose_sink_was_changed_checks_the_output_is_utf8() {
+    // Bytes put in the sink through `get_mut` are not the writer's own: handed over
+    // unchecked, they made a `String` that is not UTF-8.
+    let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    writer.get_mut().push(0xff);
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap_err().code(), core_codes::CUSTOM);
+    // Changed to UTF-8, the sink's bytes come first, as with any vector sink.
+    let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+    writer.get_mut().extend_from_slice("é[".as_bytes());
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_string().unwrap(), "é[1");
+}
+
+#[test]
 fn integers_are_exact_up_to_128_bits() {
     let tokens = [
         Token::ArrayRoot(None),
