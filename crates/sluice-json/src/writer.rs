@@ -1262,13 +1262,13 @@ impl<W: io::Write> Writer for JsonWriter<W> {
                 if matches!(self.slot, Slot::KeyFirst | Slot::KeyNext) {
                     return Err(misuse("an extension value as an object key"));
                 }
-                self.write_map_root(Some(2))?;
-                self.write_name("$ext")?;
-                self.write_i64(i64::from(ext.kind))?;
-                self.write_name("data")?;
-                let data = base64::encode(ext.data);
-                self.write_str(&data)?;
-                self.write_map_end()
+                // Taken whole, like a scalar: an I/O error from a hand-over between its
+                // tokens left the object open, and the caller's next value went into it.
+                let flush_at = std::mem::replace(&mut self.flush_at, usize::MAX);
+                let written = self.write_ext_object(ext);
+                self.flush_at = flush_at;
+                written?;
+                self.maybe_flush()
             }
         }
     }
@@ -1314,6 +1314,18 @@ impl<W: io::Write> Writer for JsonWriter<W> {
 }
 
 impl<W: io::Write> JsonWriter<W> {
+    /// The object [`ExtMode::Object`] writes for `ext`. Only its first token can fail (no
+    /// value may stand here) while nothing is handed to the sink.
+    fn write_ext_object(&mut self, ext: Ext<'_>) -> Result<()> {
+        self.write_map_root(Some(2))?;
+        self.write_name("$ext")?;
+        self.write_i64(i64::from(ext.kind))?;
+        self.write_name("data")?;
+        let data = base64::encode(ext.data);
+        self.write_str(&data)?;
+        self.write_map_end()
+    }
+
     /// The checks and the final newline of [`Writer::finish`], without flushing.
     fn end_output(&mut self) -> Result<()> {
         if !self.stack.is_empty() {

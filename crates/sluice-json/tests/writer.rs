@@ -827,3 +827,54 @@ fn into_parts_gives_the_sink_back_with_the_unsent_output_when_into_inner_would_r
         core_codes::INVALID_STRUCTURE
     );
 }
+
+/// A sink that refuses every write while `broken` is set.
+struct BreakableSink {
+    data: Vec<u8>,
+    broken: bool,
+}
+
+impl std::io::Write for BreakableSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.broken {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.data.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_extension_value_is_taken_whole_when_the_sink_fails() {
+    let options = WriterOptions {
+        ext: ExtMode::Object,
+        ..WriterOptions::condensed()
+    };
+    let sink = BreakableSink {
+        data: Vec::new(),
+        broken: true,
+    };
+    let mut writer = JsonWriter::new(sink, options);
+    writer.write_array_root(None).unwrap();
+    // More than the writer buffers: from here on every value's hand-over fails.
+    let long = "x".repeat(100_000);
+    assert_eq!(writer.write_str(&long).unwrap_err().code(), core_codes::IO);
+    // The object is written whole before the hand-over fails, as a scalar is, so the
+    // caller's next value is the next item and not a key inside it.
+    let ext = Ext {
+        kind: 3,
+        data: b"ab",
+    };
+    assert_eq!(writer.write_ext(ext).unwrap_err().code(), core_codes::IO);
+    assert_eq!(writer.write_u64(7).unwrap_err().code(), core_codes::IO);
+    writer.get_mut().broken = false;
+    writer.write_array_end().unwrap();
+    let sink = writer.into_inner().unwrap();
+    assert_eq!(
+        String::from_utf8(sink.data).unwrap(),
+        format!(r#"["{long}",{{"$ext":3,"data":"YWI="}},7]"#)
+    );
+}
