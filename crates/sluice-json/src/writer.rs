@@ -596,7 +596,9 @@ impl<W: io::Write> JsonWriter<W> {
         (self.sink, self.out)
     }
 
-    /// Writes the buffered output to the sink (without checking the structure).
+    /// Writes the buffered output to the sink (without checking the structure). With
+    /// `nested_on_new_line`, the space after a key whose value has not started stays
+    /// buffered: a container value, starting on the next line, takes it back.
     ///
     /// ```
     /// use sluice_core::Writer;
@@ -623,7 +625,15 @@ impl<W: io::Write> JsonWriter<W> {
     /// `write_all` does not say how much it wrote before an error, and sending the whole
     /// buffer again repeated that part in the output.
     fn flush_buffer(&mut self) -> Result<()> {
-        self.hand_over(self.out.len())
+        // After a key, the space that follows it is taken back when its value starts on a
+        // line of its own (`nested_on_new_line`, see `open_pretty`): it stays here until
+        // the value comes. Handed over, it was left at the end of the key's line.
+        let keep = usize::from(
+            self.slot == Slot::Value
+                && self.options.nested_on_new_line
+                && self.out.last() == Some(&b' '),
+        );
+        self.hand_over(self.out.len() - keep)
     }
 
     /// Hands the first `len` bytes of the buffer to the sink (see [`Self::flush_buffer`]).

@@ -878,3 +878,49 @@ fn an_extension_value_is_taken_whole_when_the_sink_fails() {
         format!(r#"["{long}",{{"$ext":3,"data":"YWI="}},7]"#)
     );
 }
+
+#[test]
+fn a_member_container_on_a_line_of_its_own_has_no_space_before_it_after_a_flush() {
+    let options = WriterOptions {
+        nested_on_new_line: true,
+        ..WriterOptions::pretty()
+    };
+    // The space after a key is taken back when the value starts on the next line; handed
+    // to the sink already, it stayed at the end of the key's line.
+    let mut writer = JsonWriter::new(Vec::new(), options.clone());
+    writer.write_map_root(None).unwrap();
+    writer.write_name("a").unwrap();
+    writer.flush().unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(1).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_map_end().unwrap();
+    assert_eq!(
+        String::from_utf8(writer.into_inner().unwrap()).unwrap(),
+        "{\n  \"a\":\n  [\n    1\n  ]\n}"
+    );
+    // A number key that fills the writer's buffer (about 32 KiB) hands it over by itself:
+    // the output is what a string writer, which never hands anything over, makes.
+    let write = |writer: &mut dyn Writer, len: usize| {
+        writer.write_map_root(None).unwrap();
+        writer.write_name("pad").unwrap();
+        writer.write_str(&"p".repeat(len)).unwrap();
+        writer.write_u64(1).unwrap();
+        writer.write_map_root(None).unwrap();
+        writer.write_map_end().unwrap();
+        writer.write_map_end().unwrap();
+    };
+    for len in 32_700..32_800 {
+        let mut flushing = JsonWriter::new(Vec::new(), options.clone());
+        write(&mut flushing, len);
+        let mut whole = JsonWriter::for_string(options.clone());
+        write(&mut whole, len);
+        let text = whole.into_string().unwrap();
+        assert!(text.ends_with("\"1\":\n  {}\n}"), "{len}");
+        assert_eq!(
+            String::from_utf8(flushing.into_inner().unwrap()).unwrap(),
+            text,
+            "{len}"
+        );
+    }
+}
