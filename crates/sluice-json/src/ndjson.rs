@@ -525,15 +525,18 @@ impl<W: io::Write> NdjsonWriter<W> {
     }
 
     /// A writer with `options` for conversions (escaping, non-finite numbers, blobs, ext);
-    /// the layout is always condensed with one value per line.
-    pub fn with_options(sink: W, options: WriterOptions) -> Self {
-        let options = WriterOptions {
-            pretty: false,
-            multiple_values: true,
-            final_newline: false,
-            newline: "\n".to_owned(),
-            ..options
-        };
+    /// the layout is always condensed with one value per line, and the layout fields of
+    /// `options` are neither used nor checked.
+    pub fn with_options(sink: W, mut options: WriterOptions) -> Self {
+        options.pretty = false;
+        options.multiple_values = true;
+        options.final_newline = false;
+        "\n".clone_into(&mut options.newline);
+        // Never written, so not checked either (`WriterOptions::check` refuses an
+        // indentation that is not whitespace, and the records did not need one).
+        options.indent.clear();
+        options.space_after_colon = false;
+        options.nested_on_new_line = false;
         let mut writer = JsonWriter::new(sink, options);
         writer.set_line_per_value();
         NdjsonWriter { writer }

@@ -833,6 +833,27 @@ fn an_ndjson_writer_keeps_its_layout_whatever_the_options() {
 }
 
 #[test]
+fn an_ndjson_writer_does_not_check_layout_options_it_does_not_use() {
+    // An indentation or line break that is not whitespace would make pretty output
+    // invalid, but records are never indented and always end with a line feed.
+    let options = WriterOptions {
+        indent: "--".into(),
+        newline: "//".into(),
+        nested_on_new_line: true,
+        ..WriterOptions::pretty()
+    };
+    let mut writer = NdjsonWriter::with_options(Vec::new(), options);
+    writer.write_map_root(None).unwrap();
+    writer.write_name("a").unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(1).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_map_end().unwrap();
+    writer.write_u64(2).unwrap();
+    assert_eq!(writer.into_inner().unwrap(), b"{\"a\":[1]}\n2\n");
+}
+
+#[test]
 fn an_ndjson_record_is_handed_out_at_its_line_feed_with_its_place() {
     let input = "{\"a\": 1}\n\n  [2]\n";
     let mut records = NdjsonReader::from_str(input);
