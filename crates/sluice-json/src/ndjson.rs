@@ -497,7 +497,8 @@ impl<S: Input> Reader for Record<'_, S> {
 /// and handed to the sink in whole lines only: at the end of a record once about 32 KiB
 /// have gathered (a longer record is held until it ends), and at
 /// [`flush`](NdjsonWriter::flush), [`finish`](Writer::finish) or
-/// [`into_inner`](NdjsonWriter::into_inner).
+/// [`into_inner`](NdjsonWriter::into_inner). Dropped without one of them, the writer does
+/// not flush: the records it still holds are lost.
 ///
 /// ```
 /// use sluice_core::Writer;

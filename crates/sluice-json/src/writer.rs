@@ -364,6 +364,22 @@ const FLUSH_AT: usize = 32 * 1024;
 
 /// A JSON writer implementing [`Writer`].
 ///
+/// Output is buffered: it reaches the sink in large pieces, and the rest at
+/// [`finish`](Writer::finish), [`into_inner`](JsonWriter::into_inner) or
+/// [`flush`](JsonWriter::flush). Unlike a `BufWriter`, a writer dropped without one of
+/// them does not flush: what it still holds is lost.
+///
+/// ```
+/// use sluice_core::Writer;
+/// use sluice_json::JsonWriter;
+/// let mut file = Vec::new();
+/// let mut writer = JsonWriter::condensed(&mut file);
+/// writer.write_u64(1)?;
+/// drop(writer);
+/// assert!(file.is_empty()); // never handed over
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+///
 /// ```
 /// use sluice_core::Writer;
 /// use sluice_json::{JsonWriter, WriterOptions};
