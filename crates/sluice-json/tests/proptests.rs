@@ -1,5 +1,5 @@
-//! Property tests: any value written (condensed or pretty) reads back equal, and serde_json
-//! reads it as the same value; any bytes are read without a panic, with the same outcome on
+//! Property tests: any value written (condensed or pretty) reads back equal, serde_json
+//! reads it as the same value and writes it with the same bytes; any bytes are read without a panic, with the same outcome on
 //! the slice and `io::Read` paths.
 
 mod common;
@@ -128,6 +128,59 @@ fn serde_read_the_value(value: &Value, read: &serde_json::Value) -> bool {
     }
 }
 
+/// Any serde_json value with finite numbers (objects have sorted, unique keys).
+fn serde_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value as Serde;
+    let leaf = prop_oneof![
+        Just(Serde::Null),
+        any::<bool>().prop_map(Serde::Bool),
+        any::<i64>().prop_map(Serde::from),
+        any::<u64>().prop_map(Serde::from),
+        any::<f64>()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(Serde::from),
+        any::<String>().prop_map(Serde::String),
+    ];
+    leaf.prop_recursive(5, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Serde::Array),
+            prop::collection::btree_map(any::<String>(), inner, 0..8)
+                .prop_map(|map| Serde::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+/// Writes `value` with the writer's typed methods (the floats as `f64`).
+fn write_serde(value: &serde_json::Value, writer: &mut impl Writer) -> sluice_core::Result<()> {
+    use serde_json::Value as Serde;
+    match value {
+        Serde::Null => writer.write_null(),
+        Serde::Bool(v) => writer.write_bool(*v),
+        Serde::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(v), _, _) => writer.write_u64(v),
+            (_, Some(v), _) => writer.write_i64(v),
+            (_, _, Some(v)) => writer.write_f64(v),
+            _ => unreachable!("serde_json numbers are u64, i64 or f64"),
+        },
+        Serde::String(v) => writer.write_str(v),
+        Serde::Array(items) => {
+            writer.write_array_root(Some(items.len()))?;
+            for item in items {
+                write_serde(item, writer)?;
+            }
+            writer.write_array_end()
+        }
+        Serde::Object(map) => {
+            writer.write_map_root(Some(map.len()))?;
+            for (key, item) in map {
+                writer.write_name(key)?;
+                write_serde(item, writer)?;
+            }
+            writer.write_map_end()
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -249,5 +302,28 @@ proptest! {
             let windowed = common::outcome(common::read_windowed(text.as_bytes(), 3, window, &options));
             prop_assert_eq!(slice, windowed);
         }
+    }
+
+    #[test]
+    fn output_is_spelled_as_serde_json_spells_it(value in serde_value(), pretty in any::<bool>()) {
+        // Byte for byte: floats in the same shortest form, the same escapes, the same
+        // pretty layout (two spaces, `": "`, empty containers as `[]` and `{}`).
+        let options = if pretty { WriterOptions::pretty() } else { WriterOptions::condensed() };
+        let mut writer = JsonWriter::for_string(options);
+        write_serde(&value, &mut writer).unwrap();
+        let expected = if pretty {
+            serde_json::to_string_pretty(&value).unwrap()
+        } else {
+            serde_json::to_string(&value).unwrap()
+        };
+        prop_assert_eq!(writer.into_string().unwrap(), expected);
+    }
+
+    #[test]
+    fn an_f32_is_spelled_as_serde_json_spells_it(value in any::<f32>()) {
+        prop_assume!(value.is_finite());
+        let mut writer = JsonWriter::for_string(WriterOptions::condensed());
+        writer.write_f32(value).unwrap();
+        prop_assert_eq!(writer.into_string().unwrap(), serde_json::to_string(&value).unwrap());
     }
 }
