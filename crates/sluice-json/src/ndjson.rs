@@ -616,6 +616,26 @@ impl<W: io::Write> Writer for NdjsonWriter<W> {
     fn write_number(&mut self, number: Number<'_>) -> Result<()> {
         self.writer.write_number(number)
     }
+    // The typed numbers reach the JSON writer's own typed paths, not the trait's default
+    // that wraps them in a `Number` to be matched on again.
+    fn write_i64(&mut self, value: i64) -> Result<()> {
+        self.writer.write_i64(value)
+    }
+    fn write_u64(&mut self, value: u64) -> Result<()> {
+        self.writer.write_u64(value)
+    }
+    fn write_i128(&mut self, value: i128) -> Result<()> {
+        self.writer.write_i128(value)
+    }
+    fn write_u128(&mut self, value: u128) -> Result<()> {
+        self.writer.write_u128(value)
+    }
+    fn write_f32(&mut self, value: f32) -> Result<()> {
+        self.writer.write_f32(value)
+    }
+    fn write_f64(&mut self, value: f64) -> Result<()> {
+        self.writer.write_f64(value)
+    }
     fn write_blob(&mut self, value: &[u8]) -> Result<()> {
         self.writer.write_blob(value)
     }

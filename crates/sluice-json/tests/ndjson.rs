@@ -274,6 +274,39 @@ fn the_writer_ends_every_record_with_a_line_break_immediately() {
 }
 
 #[test]
+fn typed_numbers_are_written_as_the_json_writer_writes_them() {
+    use sluice_core::Writer;
+    let mut writer = NdjsonWriter::new(Vec::new());
+    writer.write_i64(i64::MIN).unwrap();
+    writer.write_u64(u64::MAX).unwrap();
+    writer.write_i128(i128::MIN).unwrap();
+    writer.write_u128(u128::MAX).unwrap();
+    writer.write_f32(0.1).unwrap();
+    writer.write_f64(0.1).unwrap();
+    writer.write_f64(-0.0).unwrap();
+    assert_eq!(
+        String::from_utf8(writer.into_inner().unwrap()).unwrap(),
+        format!(
+            "{}\n{}\n{}\n{}\n0.1\n0.1\n-0.0\n",
+            i64::MIN,
+            u64::MAX,
+            i128::MIN,
+            u128::MAX
+        )
+    );
+    // Non-finite floats are refused as by the JSON writer, and nothing of them is written.
+    let mut writer = NdjsonWriter::new(Vec::new());
+    for refused in [
+        writer.write_f32(f32::NAN).unwrap_err(),
+        writer.write_f64(f64::INFINITY).unwrap_err(),
+    ] {
+        assert_eq!(refused.code(), codes::NON_FINITE_NUMBER);
+    }
+    writer.write_u64(1).unwrap();
+    assert_eq!(writer.into_inner().unwrap(), b"1\n");
+}
+
+#[test]
 fn an_error_in_the_first_token_of_a_record_names_the_record_and_its_line() {
     let cases = [
         (
