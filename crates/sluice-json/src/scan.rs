@@ -488,6 +488,8 @@ pub(crate) enum NumberScan {
 
 /// Exponents beyond this are left to the general conversion (they overflow or underflow
 /// unless the digits compensate), and stop growing so the arithmetic cannot overflow.
+/// An exponent stopped here is only a lower bound of the written one, so the scan gives
+/// no value for it: added to a long fraction's negative scale it could cancel out.
 const EXPONENT_LIMIT: i64 = 100_000;
 
 /// Scans a JSON number (RFC 8259 grammar) at the start of `bytes`, reading its digits into
@@ -678,7 +680,15 @@ fn scan_number_general(bytes: &[u8], at_end: bool) -> NumberScan {
         if at == start {
             return invalid(bytes, at, at_end);
         }
-        exponent += if negative_exponent { -value } else { value };
+        exponent = if value >= EXPONENT_LIMIT {
+            // Stopped growing: out of the value's reach whatever the fraction's length
+            // (`0.` and 99999 zeros then `1e1000000` is 10^900000, not 1).
+            i64::MAX
+        } else if negative_exponent {
+            exponent - value
+        } else {
+            exponent + value
+        };
     }
     match bytes.get(at) {
         None if !at_end => NumberScan::NeedMore,
@@ -1122,6 +1132,9 @@ mod tests {
         assert_eq!(value("1e10000"), None);
         assert_eq!(value("1e99999999999999999999"), None);
         assert_eq!(value(&format!("0.{}1", "0".repeat(20_000))), None);
+        // An exponent that stopped growing is not cancelled by a fraction just as long.
+        assert_eq!(value(&format!("0.{}1e1000000", "0".repeat(99_999))), None);
+        assert_eq!(value(&format!("0.{}1e-1000000", "0".repeat(99_999))), None);
         // Every value read on the scan agrees with the standard parser once converted.
         for text in ["0.1", "-65.613616999999977", "1e22", "5e-324", "123.456e-7"] {
             let expected: f64 = text.parse().unwrap();

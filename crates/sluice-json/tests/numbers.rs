@@ -368,3 +368,48 @@ fn integer_reads_of_float_text_are_exact_on_the_digits() {
     assert_eq!(reader.read_f64().unwrap(), 255.0);
     assert_eq!(reader.read_u8().unwrap(), 25);
 }
+
+/// A reader of `json` from the slice (`chunk` 0) or through `io::Read` in `chunk`-byte reads.
+fn open_reader(json: &str, chunk: usize) -> Box<dyn Reader + '_> {
+    if chunk == 0 {
+        Box::new(JsonReader::from_str(json))
+    } else {
+        Box::new(JsonReader::from_read(Trickle {
+            bytes: json.as_bytes(),
+            chunk,
+        }))
+    }
+}
+
+#[test]
+fn an_exponent_too_large_to_read_is_not_cancelled_by_a_fraction_as_long() {
+    // `0.` and 99999 zeros then `1` is 10^-100000: times 10^1000000 it overflows, times
+    // 10^100000 it is 1. The scanner stops reading an exponent's digits at 100000, which
+    // must leave the value to the general conversion rather than cancel the fraction.
+    let fraction = format!("0.{}1", "0".repeat(99_999));
+    let overflow = format!("[{fraction}e1000000]");
+    let one = format!("[{fraction}e100000]");
+    let span = sluice_core::Span::new(1, overflow.len() - 1);
+    for peek in [true, false] {
+        for chunk in [0, 1, 4093] {
+            let mut reader = open_reader(&overflow, chunk);
+            reader.read_array_root().unwrap();
+            if peek {
+                reader.peek().unwrap();
+            }
+            let err = reader.read_f64().unwrap_err();
+            assert_eq!(
+                err.code(),
+                core_codes::NUMBER_OUT_OF_RANGE,
+                "{peek} {chunk}"
+            );
+            assert_eq!(err.span(), Some(span), "{peek} {chunk}");
+            let mut reader = open_reader(&one, chunk);
+            reader.read_array_root().unwrap();
+            if peek {
+                reader.peek().unwrap();
+            }
+            assert_eq!(reader.read_f64().unwrap(), 1.0, "{peek} {chunk}");
+        }
+    }
+}
