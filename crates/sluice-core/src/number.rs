@@ -130,9 +130,9 @@ fn integral_value(text: &str) -> Option<Integral> {
     if int_digits.is_empty() && frac_digits.is_empty() {
         return None;
     }
-    // The written exponent, saturated: beyond a million the answer no longer depends on it
-    // (the digits of any text this long cannot compensate).
-    const EXPONENT_CAP: i64 = 1_000_000;
+    // The written exponent, saturated at the ends of `i64`, far beyond the length of any
+    // text whose digits could compensate it. (A smaller cap is not safe: a million zeros
+    // after `1` then `e-1000001` is 0.1, not 1.)
     let mut exponent: i64 = 0;
     if let Some(b'e' | b'E') = bytes.get(at) {
         at += 1;
@@ -142,7 +142,9 @@ fn integral_value(text: &str) -> Option<Integral> {
         }
         let exp_start = at;
         while let Some(&digit) = bytes.get(at).filter(|b| b.is_ascii_digit()) {
-            exponent = (exponent * 10 + i64::from(digit - b'0')).min(EXPONENT_CAP);
+            exponent = exponent
+                .saturating_mul(10)
+                .saturating_add(i64::from(digit - b'0'));
             at += 1;
         }
         if at == exp_start {
@@ -172,13 +174,15 @@ fn integral_value(text: &str) -> Option<Integral> {
     // Trailing zeros move into the exponent, so a negative exponent now means a fraction.
     let fraction_len = i64::try_from(frac_digits.len()).unwrap_or(i64::MAX);
     let trailing_zeros = i64::try_from(total - 1 - last).unwrap_or(i64::MAX);
-    let scale = exponent - fraction_len + trailing_zeros;
+    let scale = exponent
+        .saturating_sub(fraction_len)
+        .saturating_add(trailing_zeros);
     if scale < 0 {
         return Some(Integral::Fraction);
     }
     // u128::MAX has 39 digits.
     let significant = i64::try_from(last + 1 - first).unwrap_or(i64::MAX);
-    if significant + scale > 39 {
+    if significant.saturating_add(scale) > 39 {
         return Some(Integral::TooLarge);
     }
     let mut magnitude: u128 = 0;
@@ -724,6 +728,44 @@ mod tests {
             Number::F64(4_294_967_296.0).to_u64().unwrap(),
             4_294_967_296
         );
+    }
+
+    #[test]
+    fn exponents_of_any_length_are_weighed_whole_against_the_digits() {
+        // A million digits each side of the point: the written exponent counts in full
+        // against them (a cap near their length made the first 1 and the third a fraction).
+        let zeros = "0".repeat(1_000_000);
+        let code = |text: &str| {
+            Number::Text(text, NumberHint::Float)
+                .to_i64()
+                .unwrap_err()
+                .code()
+        };
+        let value = |text: &str| Number::Text(text, NumberHint::Float).to_i64().unwrap();
+        assert_eq!(
+            code(&format!("1{zeros}e-1000001")),
+            codes::NUMBER_NOT_INTEGER
+        );
+        assert_eq!(value(&format!("1{zeros}e-1000000")), 1);
+        assert_eq!(value(&format!("0.{zeros}1e1000001")), 1);
+        assert_eq!(
+            value(&format!("0.{zeros}1e1000019")),
+            1_000_000_000_000_000_000
+        );
+        assert_eq!(
+            code(&format!("0.{zeros}1e1000020")),
+            codes::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(
+            code(&format!("0.{zeros}1e1000000")),
+            codes::NUMBER_NOT_INTEGER
+        );
+        // Exponents beyond `i64` saturate without overflowing.
+        let huge = "9".repeat(30);
+        assert_eq!(code(&format!("1e-{huge}")), codes::NUMBER_NOT_INTEGER);
+        assert_eq!(code(&format!("1e{huge}")), codes::NUMBER_OUT_OF_RANGE);
+        assert_eq!(value(&format!("0e{huge}")), 0);
+        assert_eq!(value(&format!("-0.0e-{huge}")), 0);
     }
 
     #[test]

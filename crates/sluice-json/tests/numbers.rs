@@ -413,3 +413,23 @@ fn an_exponent_too_large_to_read_is_not_cancelled_by_a_fraction_as_long() {
         }
     }
 }
+
+#[test]
+fn integer_reads_weigh_an_exponent_against_a_million_digits_in_full() {
+    // `1`, a million zeros, `e-1000001` is 0.1; `0.`, a million zeros, `1e1000001` is 1.
+    let zeros = "0".repeat(1_000_000);
+    let fraction = format!("[1{zeros}e-1000001]");
+    let one = format!("[0.{zeros}1e1000001]");
+    for chunk in [0, 4093] {
+        let mut reader = open_reader(&fraction, chunk);
+        reader.read_array_root().unwrap();
+        let err = reader.read_i64().unwrap_err();
+        assert_eq!(err.code(), core_codes::NUMBER_NOT_INTEGER, "{chunk}");
+        let span = sluice_core::Span::new(1, fraction.len() - 1);
+        assert_eq!(err.span(), Some(span), "{chunk}");
+        let mut reader = open_reader(&one, chunk);
+        reader.read_array_root().unwrap();
+        assert_eq!(reader.read_i64().unwrap(), 1, "{chunk}");
+        reader.read_array_end().unwrap();
+    }
+}
