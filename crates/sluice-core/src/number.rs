@@ -294,7 +294,7 @@ impl<'a> Number<'a> {
         to_usize -> usize;
     }
 
-    fn float_to_integer<T: TryFrom<i128>>(
+    fn float_to_integer<T: TryFrom<i128> + TryFrom<u128>>(
         value: f64,
         shown: &dyn fmt::Display,
         target: &str,
@@ -308,18 +308,27 @@ impl<'a> Number<'a> {
         Self::from_integral_float(value, shown, target)
     }
 
-    fn from_integral_float<T: TryFrom<i128>>(
+    fn from_integral_float<T: TryFrom<i128> + TryFrom<u128>>(
         value: f64,
         shown: &dyn fmt::Display,
         target: &str,
     ) -> Result<T> {
-        // |value| < 2^127 converts to i128 exactly; bigger never fits any target but u128.
-        if value.abs() >= 1.7e38 {
-            return Err(out_of_range(shown, target));
-        }
-        #[allow(clippy::cast_possible_truncation)]
-        let wide = value as i128;
-        T::try_from(wide).map_err(|_| out_of_range(shown, target))
+        // Exact as `f64`: the ends of the 128-bit ranges.
+        #[allow(clippy::cast_precision_loss)]
+        const TWO_TO_127: f64 = (1u128 << 127) as f64;
+        const TWO_TO_128: f64 = TWO_TO_127 * 2.0;
+        // An integral value in range converts exactly: 0 to 2^128 through `u128` (which
+        // reaches the values from 2^127 up, a `u128` target's too), negatives through
+        // `i128`. Out of range, the casts would saturate instead of failing.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let converted = if (0.0..TWO_TO_128).contains(&value) {
+            T::try_from(value as u128).ok()
+        } else if (-TWO_TO_127..0.0).contains(&value) {
+            T::try_from(value as i128).ok()
+        } else {
+            None
+        };
+        converted.ok_or_else(|| out_of_range(shown, target))
     }
 
     /// The number as an `f64`, correctly rounded from text; integers round to nearest.
@@ -766,6 +775,30 @@ mod tests {
         assert_eq!(code(&format!("1e{huge}")), codes::NUMBER_OUT_OF_RANGE);
         assert_eq!(value(&format!("0e{huge}")), 0);
         assert_eq!(value(&format!("-0.0e-{huge}")), 0);
+    }
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    fn floats_up_to_the_ends_of_the_128_bit_ranges_convert_to_them() {
+        let two_to_127 = 2f64.powi(127);
+        assert_eq!(Number::F64(two_to_127).to_u128().unwrap(), 1 << 127);
+        assert_eq!(Number::F64(3e38).to_u128().unwrap(), 3e38 as u128);
+        assert_eq!(Number::F32(f32::MAX).to_u128().unwrap(), f32::MAX as u128);
+        assert_eq!(Number::F64(1.7e38).to_i128().unwrap(), 1.7e38 as i128);
+        assert_eq!(Number::F64(-two_to_127).to_i128().unwrap(), i128::MIN);
+        assert_eq!(Number::F64(-0.0).to_u128().unwrap(), 0);
+        for out_of_range in [
+            Number::F64(two_to_127).to_i128().map(drop),
+            Number::F64(2f64.powi(128)).to_u128().map(drop),
+            Number::F64(f64::MAX).to_u128().map(drop),
+            Number::F64(-two_to_127 * (1.0 + f64::EPSILON))
+                .to_i128()
+                .map(drop),
+            Number::F64(-1.0).to_u128().map(drop),
+            Number::F64(3e38).to_i128().map(drop),
+        ] {
+            assert_eq!(out_of_range.unwrap_err().code(), codes::NUMBER_OUT_OF_RANGE);
+        }
     }
 
     #[test]
