@@ -356,7 +356,7 @@ impl<'a> Number<'a> {
     /// through `f64`, so there is no double rounding).
     ///
     /// # Errors
-    /// [`NUMBER_OUT_OF_RANGE`](crate::codes::NUMBER_OUT_OF_RANGE) when a finite value is beyond
+    /// [`NUMBER_OUT_OF_RANGE`](crate::codes::NUMBER_OUT_OF_RANGE) when a finite value rounds beyond
     /// the `f32` range; [`INVALID_NUMBER`](crate::codes::INVALID_NUMBER) for bad text.
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
     pub fn to_f32(self) -> Result<f32> {
@@ -371,10 +371,13 @@ impl<'a> Number<'a> {
             }
             Number::F32(v) => return Ok(v),
             Number::F64(v) => {
-                if v.is_finite() && v.abs() > f64::from(f32::MAX) {
+                // Out of range only when it rounds to infinity: a little above `f32::MAX`
+                // still rounds down to it, as the same value written as text does.
+                let narrow = v as f32;
+                if v.is_finite() && narrow.is_infinite() {
                     return Err(out_of_range(&v, "f32"));
                 }
-                return Ok(v as f32);
+                return Ok(narrow);
             }
             Number::I64(v) => v as f32,
             Number::U64(v) => v as f32,
@@ -799,6 +802,28 @@ mod tests {
         ] {
             assert_eq!(out_of_range.unwrap_err().code(), codes::NUMBER_OUT_OF_RANGE);
         }
+    }
+
+    #[test]
+    fn a_double_that_rounds_to_the_largest_f32_is_in_its_range() {
+        // Above `f32::MAX`, below the halfway point to the next power of two: rounds down to
+        // it, as the same value written as text does. From the halfway point up: infinity.
+        let above = 3.402_823_5e38_f64;
+        assert!(above > f64::from(f32::MAX));
+        assert_eq!(Number::F64(above).to_f32().unwrap(), f32::MAX);
+        assert_eq!(Number::F64(-above).to_f32().unwrap(), f32::MIN);
+        assert_eq!(text("3.4028235e38").to_f32().unwrap(), f32::MAX);
+        let halfway = f64::from(f32::MAX) + 2f64.powi(103);
+        assert_eq!(
+            Number::F64(f64::from_bits(halfway.to_bits() - 1))
+                .to_f32()
+                .unwrap(),
+            f32::MAX
+        );
+        assert_eq!(
+            Number::F64(halfway).to_f32().unwrap_err().code(),
+            codes::NUMBER_OUT_OF_RANGE
+        );
     }
 
     #[test]
