@@ -433,3 +433,35 @@ fn integer_reads_weigh_an_exponent_against_a_million_digits_in_full() {
         reader.read_array_end().unwrap();
     }
 }
+
+#[test]
+fn f32_reads_round_the_text_once_as_the_standard_parser_does() {
+    // Points halfway between neighbouring f32s (exact in f64, so the f64 nearest to the
+    // text is the halfway point itself), written in full and cut short, and the f64s either
+    // side of them: a read through f64 would round each a second time, to even, where the
+    // text lies on one side.
+    let mut rng = Rng::new(0x5eed_f32f_32f3_2f32);
+    let mut items = Vec::new();
+    while items.len() < 6_000 {
+        let bits = (rng.next() as u32) % 0x7f7f_ffff;
+        let (low, high) = (f32::from_bits(bits), f32::from_bits(bits + 1));
+        let halfway = (f64::from(low) + f64::from(high)) / 2.0;
+        let digits = 9 + (rng.next() % 12) as usize;
+        items.push(format!("{halfway:e}"));
+        items.push(format!("{halfway:.digits$e}"));
+        items.push(format!("{:e}", f64::from_bits(halfway.to_bits() - 1)));
+        items.push(format!("{:e}", f64::from_bits(halfway.to_bits() + 1)));
+    }
+    let json = array(&items);
+    let json = std::str::from_utf8(&json).unwrap();
+    for chunk in [0, 1] {
+        let mut reader = open_reader(json, chunk);
+        reader.read_array_root().unwrap();
+        for text in &items {
+            let expected = text.parse::<f32>().unwrap();
+            let value = reader.read_f32().unwrap();
+            assert_eq!(value.to_bits(), expected.to_bits(), "{text} ({chunk})");
+        }
+        reader.read_array_end().unwrap();
+    }
+}
