@@ -165,6 +165,52 @@ fn map_keys_that_do_not_parse() {
     }
 }
 
+/// A map key read through `deserialize_f64`, as a float key type reads itself.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct FloatKey(u64);
+
+impl<'de> Deserialize<'de> for FloatKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Bits;
+        impl serde::de::Visitor<'_> for Bits {
+            type Value = FloatKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a float")
+            }
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<FloatKey, E> {
+                Ok(FloatKey(value.to_bits()))
+            }
+            // serde_json hands an integer key to the visitor as an integer.
+            #[allow(clippy::cast_precision_loss)]
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<FloatKey, E> {
+                self.visit_f64(value as f64)
+            }
+            #[allow(clippy::cast_precision_loss)]
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<FloatKey, E> {
+                self.visit_f64(value as f64)
+            }
+        }
+        deserializer.deserialize_f64(Bits)
+    }
+}
+
+#[test]
+fn float_keys_follow_json_number_syntax_as_serde_json_reads_them() {
+    for key in [
+        "1", "-1", "0", "-0", "1.5", "0.25", "1e2", "1E+2", "2.5e-3", "+1", ".5", "1.", "01", "-",
+        "1e", "1e+", "1.e2", "--1", "1-2", "1e2.5", " 1", "x", "", "0x10", "Infinity",
+    ] {
+        let text = format!("{{\"{key}\": 0}}");
+        let ours = sluice_serde::from_json_str::<HashMap<FloatKey, u8>>(&text);
+        let theirs = serde_json::from_str::<HashMap<FloatKey, u8>>(&text);
+        match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "{key:?}"),
+            (Err(err), Err(_)) => assert_eq!(covered(&text, err.span()), format!("\"{key}\"")),
+            (ours, theirs) => panic!("{key:?}: sluice {ours:?}, serde_json {theirs:?}"),
+        }
+    }
+}
+
 #[test]
 fn syntax_errors_keep_the_json_codes() {
     let text = r#"{"id": 1 "inner": {}}"#;

@@ -26,13 +26,42 @@ fn integer_hint(text: &str) -> Option<NumberHint> {
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(hint)
 }
 
-/// Float key text: what JSON accepts as a number (digits, sign, `.`, exponent).
+/// Float key text: a number as JSON spells it, `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`,
+/// as serde_json reads a float key. A looser check let `+1`, `.5`, `1.` and `01` through to
+/// the conversion, which took them.
 fn float_text(text: &str) -> bool {
-    !text.is_empty()
-        && text.bytes().any(|b| b.is_ascii_digit())
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+    fn digits(bytes: &[u8], at: usize) -> usize {
+        bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    }
+    let bytes = text.as_bytes();
+    let mut at = usize::from(bytes.first() == Some(&b'-'));
+    match bytes.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => at += digits(bytes, at),
+        _ => return false,
+    }
+    if bytes.get(at) == Some(&b'.') {
+        let fraction = digits(bytes, at + 1);
+        if fraction == 0 {
+            return false;
+        }
+        at += 1 + fraction;
+    }
+    if let Some(b'e' | b'E') = bytes.get(at) {
+        at += 1;
+        if let Some(b'+' | b'-') = bytes.get(at) {
+            at += 1;
+        }
+        let exponent = digits(bytes, at);
+        if exponent == 0 {
+            return false;
+        }
+        at += exponent;
+    }
+    at == bytes.len()
 }
 
 macro_rules! integer_key {
