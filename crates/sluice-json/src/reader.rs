@@ -2615,14 +2615,7 @@ impl<S: Input> JsonReader<S> {
                 byte == expected
             }
         });
-        (tail.len() < template.len() && matches).then(|| {
-            self.error_at(
-                codes::UNCLOSED_STRING,
-                "string is never closed",
-                self.pos,
-                self.pos + rest.len(),
-            )
-        })
+        (tail.len() < template.len() && matches).then(|| self.unclosed_string())
     }
 
     /// The error of a `\u` or `\x` escape at `at` without its `digits` hexadecimal digits
@@ -2745,7 +2738,7 @@ impl<S: Input> JsonReader<S> {
                     .and_then(|s| s.chars().next())
                 {
                     Some(c) => (Some(c), at + 1 + len),
-                    None => return Err(self.invalid_escape(at)),
+                    None => return Err(self.escaped_character_not_utf8(at)),
                 }
             }
         };
@@ -2753,6 +2746,46 @@ impl<S: Input> JsonReader<S> {
             self.scratch.push(c);
         }
         Ok(next)
+    }
+
+    /// The error of a JSON5 escape at `at` whose character is not UTF-8 (any character may
+    /// be escaped there, so the escape itself is not what is wrong): the string is never
+    /// closed when the input ends inside a character that was whole so far, as it is
+    /// without the backslash; otherwise the first bytes of the string that are not UTF-8,
+    /// which may be before the escape (raw text is checked only once the string closes).
+    #[cold]
+    #[inline(never)]
+    fn escaped_character_not_utf8(&self, at: usize) -> Error {
+        let rest = self.rest();
+        // `lex_escape` made 12 bytes from the backslash available where the input has them.
+        let len = rest.get(at + 1).map_or(1, |&lead| utf8_char_len(lead));
+        let end = (at + 1 + len).min(rest.len());
+        let character = std::str::from_utf8(&rest[(at + 1).min(end)..end]);
+        if end == rest.len()
+            && character
+                .as_ref()
+                .is_err_and(|err| err.error_len().is_none())
+        {
+            return self.unclosed_string();
+        }
+        if let Err(err) = std::str::from_utf8(&rest[1..at]) {
+            return self.utf8_error(self.pos + 1, at - 1, &err, "a string");
+        }
+        match character {
+            Err(err) => self.utf8_error(self.pos + at + 1, end - at - 1, &err, "a string"),
+            Ok(_) => self.invalid_escape(at),
+        }
+    }
+
+    /// The string at `pos` runs into the end of the input: it is never closed.
+    #[cold]
+    fn unclosed_string(&self) -> Error {
+        self.error_at(
+            codes::UNCLOSED_STRING,
+            "string is never closed",
+            self.pos,
+            self.pos + self.rest().len(),
+        )
     }
 
     // ----- consuming tokens -----------------------------------------------------------------

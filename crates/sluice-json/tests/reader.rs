@@ -119,6 +119,40 @@ fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
     assert_error(b"'\\x'", &json5, codes::INVALID_ESCAPE, (1, 4));
 }
 
+/// JSON5 lets any character be escaped (`\é` is `é`), so a backslash before bytes that are
+/// not UTF-8 is invalid UTF-8 over those bytes, as without the backslash, and before a
+/// character the input cuts short the string is never closed. It used to be
+/// `InvalidEscape` over the backslash and the first byte, either way.
+#[test]
+fn a_json5_escaped_character_is_checked_for_utf8_as_raw_text_is() {
+    let json5 = JsonOptions::json5();
+    assert_error(b"['a\\\xff']", &json5, codes::INVALID_UTF8, (4, 5));
+    assert_error(b"['a\\\x80b']", &json5, codes::INVALID_UTF8, (4, 5));
+    assert_error(b"['\\\xc0\xaf']", &json5, codes::INVALID_UTF8, (3, 4));
+    // A character cut short before the closing quote: the bytes of it that are there.
+    assert_error(b"['a\\\xe2\x80']", &json5, codes::INVALID_UTF8, (4, 6));
+    assert_error(b"[\"\\\xf0\x9f\x98\"]", &json5, codes::INVALID_UTF8, (3, 6));
+    // The first bytes of the string that are not UTF-8, also when they come before the
+    // escape (raw text is checked when the string closes).
+    assert_error(b"['\xff\\\xfe']", &json5, codes::INVALID_UTF8, (2, 3));
+    assert_error(b"['\xe6\x97\\\xfe']", &json5, codes::INVALID_UTF8, (2, 4));
+    // Cut by the end of the input inside the escaped character, or right after its lead
+    // byte: never closed, as `'a\xe2\x80` is.
+    assert_error(b"['a\\\xe2\x80", &json5, codes::UNCLOSED_STRING, (1, 6));
+    assert_error(b"'\\\xc3", &json5, codes::UNCLOSED_STRING, (0, 3));
+    assert_error(b"'\\\xf0\x9f\x98", &json5, codes::UNCLOSED_STRING, (0, 5));
+    assert_error(b"['\xff\\\xe2\x80", &json5, codes::UNCLOSED_STRING, (1, 6));
+    // Bytes that are wrong before the end are wrong whatever follows.
+    assert_error(b"['a\\\xe2\x28", &json5, codes::INVALID_UTF8, (4, 5));
+    // Valid characters still escape to themselves, and strict JSON still refuses the
+    // escape itself.
+    assert_eq!(
+        read_slice("['\\é\\日\\😀']".as_bytes(), &json5).unwrap()[1],
+        Token::String("é日😀".into())
+    );
+    assert_error(b"[\"a\\\xff\"]", &strict(), codes::INVALID_ESCAPE, (3, 5));
+}
+
 #[test]
 fn errors_carry_the_data_path() {
     let cases = [
