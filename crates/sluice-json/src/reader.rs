@@ -2138,14 +2138,18 @@ impl<S: Input> JsonReader<S> {
     /// buffer and returns the offset after it. Only `\uXXXX` escapes (a surrogate pair for a
     /// character beyond the BMP) are allowed there, and only for a character the identifier
     /// may hold at that place: anything else is [`INVALID_ESCAPE`](codes::INVALID_ESCAPE)
-    /// over the escape (or [`LONE_SURROGATE`](codes::LONE_SURROGATE), as in strings).
+    /// over the escape (or [`LONE_SURROGATE`](codes::LONE_SURROGATE), as in strings). The
+    /// input ending inside the escape is [`UNEXPECTED_EOF`](codes::UNEXPECTED_EOF) over the
+    /// key so far: a key cut by the end, where a string would be never closed.
     #[cold]
     #[inline(never)]
     fn lex_identifier_escape(&mut self, at: usize) -> Result<usize> {
         // A surrogate pair is the longest escape: `\uD83D\uDE00`.
         self.ensure(at, 12)?;
-        if self.rest().get(at + 1) != Some(&b'u') {
-            return Err(self.invalid_escape(at));
+        match self.rest().get(at + 1) {
+            Some(b'u') if !self.identifier_escape_cut_by_end(at) => {}
+            Some(b'u') | None => return Err(self.identifier_cut_by_end()),
+            Some(_) => return Err(self.invalid_escape(at)),
         }
         let before = self.scratch.len();
         let next = self.lex_unicode_escape(at)?;
@@ -2164,6 +2168,42 @@ impl<S: Input> JsonReader<S> {
             ));
         }
         Ok(next)
+    }
+
+    /// Whether the input ends inside the `\u` escape at `at` of an identifier key, or
+    /// inside the second half of the surrogate pair it starts, every byte so far being
+    /// right: the cases the string lexer finds cut by the end, found before it runs.
+    #[cold]
+    #[inline(never)]
+    fn identifier_escape_cut_by_end(&self, at: usize) -> bool {
+        let tail = &self.rest()[at..];
+        let cut_in = |template: &[u8]| {
+            tail.len() < template.len()
+                && tail.iter().zip(template).all(|(&byte, &expected)| {
+                    if expected == b'h' {
+                        byte.is_ascii_hexdigit()
+                    } else {
+                        byte == expected
+                    }
+                })
+        };
+        let high = tail
+            .get(2..)
+            .and_then(hex4)
+            .is_some_and(|unit| (0xD800..=0xDBFF).contains(&unit));
+        cut_in(b"\\uhhhh") || (high && cut_in(b"\\uhhhh\\uhhhh"))
+    }
+
+    /// The input ends inside an escape of the identifier key at `pos`.
+    #[cold]
+    #[inline(never)]
+    fn identifier_cut_by_end(&self) -> Error {
+        self.error_at(
+            codes::UNEXPECTED_EOF,
+            "unexpected end of input inside an escape of a key",
+            self.pos,
+            self.pos + self.rest().len(),
+        )
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).

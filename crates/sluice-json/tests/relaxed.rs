@@ -676,6 +676,24 @@ fn json5_identifier_keys_decode_unicode_escapes() {
         error_of(r"{a\ud800: 1}", &options),
         (codes::LONE_SURROGATE, Some(Span::new(2, 8)))
     );
+    // The input ending inside an escape cuts the key short: UnexpectedEof over the key so
+    // far, as `{a` ends where `:` is due. (It used to be `UnclosedString`, though no string
+    // was open, or `InvalidEscape` right after the backslash.)
+    for (input, span) in [
+        (r"{\", (1, 2)),
+        (r"{a\", (1, 3)),
+        (r"{\u", (1, 3)),
+        (r"{a\u00", (1, 6)),
+        (r"{a\ud83d", (1, 8)),
+        (r"{a\ud83d\", (1, 9)),
+        (r"{a\ud83d\ude0", (1, 13)),
+    ] {
+        assert_eq!(
+            error_of(input, &options),
+            (codes::UNEXPECTED_EOF, Some(Span::new(span.0, span.1))),
+            "{input:?}"
+        );
+    }
     // The data path of an error under an escaped key names the decoded key, however the
     // reader keeps its keys.
     for duplicate_keys in [DuplicateKeys::Error, DuplicateKeys::LastWins] {
