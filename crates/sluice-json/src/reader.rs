@@ -2708,9 +2708,21 @@ impl<S: Input> JsonReader<S> {
                         return Ok(at + 12);
                     }
                     _ => {
-                        return Err(self
-                            .escape_cut_by_end(at, 6, b"\\uhhhh")
-                            .unwrap_or_else(lone));
+                        return Err(self.escape_cut_by_end(at, 6, b"\\uhhhh").unwrap_or_else(
+                            || {
+                                // `\uD800\uZZ..`: the second escape is what is wrong, as
+                                // in any other place; the first half is not alone by choice.
+                                if low.is_none() && rest.get(at + 6..at + 8) == Some(b"\\u") {
+                                    self.bad_hex_escape(
+                                        at + 6,
+                                        4,
+                                        "`\\u` must be followed by four hexadecimal digits",
+                                    )
+                                } else {
+                                    lone()
+                                }
+                            },
+                        ));
                     }
                 }
             }

@@ -74,6 +74,10 @@ fn syntax_errors_have_codes_and_exact_spans() {
     assert_error(b"[\"\xff\"]", &o, codes::INVALID_UTF8, (2, 3));
     assert_error(b"[\"ab\xc3\"]", &o, codes::INVALID_UTF8, (4, 5));
     assert_error(b"[\"\\n\xe2\x82\"]", &o, codes::INVALID_UTF8, (4, 6));
+    // The first bad sequence as `str::from_utf8` delimits it (the book says so): a
+    // surrogate encoded in UTF-8 and an overlong encoding are bad from their first byte.
+    assert_error(b"[\"a\xed\xa0\x80\"]", &o, codes::INVALID_UTF8, (3, 4));
+    assert_error(b"[\"\xc0\xaf\"]", &o, codes::INVALID_UTF8, (2, 3));
     assert_error(b"[\"a\x01\"]", &o, codes::CONTROL_CHARACTER, (3, 4));
     assert_error(b"\"a\nb\"", &o, codes::CONTROL_CHARACTER, (2, 3));
     assert_error(b"[\"\\ud800\"]", &o, codes::LONE_SURROGATE, (2, 8));
@@ -113,6 +117,11 @@ fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
     assert_error(b"\"\\ud800\\n", &o, codes::LONE_SURROGATE, (1, 7));
     assert_error(b"\"\\ud800\\u0041", &o, codes::LONE_SURROGATE, (1, 7));
     assert_error(b"\"\\ud800\\ud8", &o, codes::UNCLOSED_STRING, (0, 11));
+    // A second escape that is not four hexadecimal digits is itself the error, not the
+    // first half it was to complete.
+    assert_error(b"[\"\\ud800\\uZZZZ\"]", &o, codes::INVALID_ESCAPE, (8, 11));
+    assert_error(b"\"\\ud800\\u00G1\"", &o, codes::INVALID_ESCAPE, (7, 12));
+    assert_error(b"\"\\uD83D\\uDE0\"", &o, codes::INVALID_ESCAPE, (7, 13));
     // `\x` as `\u`: from the backslash to the first byte that is no hexadecimal digit.
     assert_error(b"'\\x4G", &json5, codes::INVALID_ESCAPE, (1, 5));
     assert_error(b"'\\xG4'", &json5, codes::INVALID_ESCAPE, (1, 4));
