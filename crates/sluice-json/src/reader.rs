@@ -279,9 +279,10 @@ struct LineCounter {
 /// an error (not an I/O error), at the next line.
 ///
 /// An error in the caller's request leaves the token unread, for another read to take: a
-/// read of the wrong kind (`read_str` on a number), and a number that does not convert to
-/// the type asked for (`read_u8` on 300, `read_i64` on 1.5). [`Reader::span`] then gives
-/// the token's span. In NDJSON, such a read of a token beyond the record's line feed reports
+/// read of the wrong kind (`read_str` on a number, `skip` at the end of a container),
+/// `finish()` with tokens left unread, and a number that does not convert to the type asked
+/// for (`read_u8` on 300, `read_i64` on 1.5). The error and [`Reader::span`] then give the
+/// token's span. In NDJSON, such a read of a token beyond the record's line feed reports
 /// the cut, and that is final.
 ///
 /// ```
@@ -620,6 +621,10 @@ impl<S: Input> JsonReader<S> {
             entry => {
                 let start = self.pos;
                 let len = self.pending.map_or(1, |p| p.len.max(1));
+                // The caller's request, not the input, is at fault: as after a read of the
+                // wrong kind, the token stays and `span()` gives its span.
+                self.span_start = self.input.offset() + start;
+                self.span_len = len;
                 Err(self.decorate(self.error_at(
                     codes::TRAILING_TOKEN,
                     format!("finish() called with {entry} still unread"),
@@ -2873,6 +2878,17 @@ impl<S: Input> JsonReader<S> {
             .unwrap_or_else(|| self.decorate(err))
     }
 
+    /// [`Self::mismatch`] for the token a successful `peek` left pending: the caller's
+    /// request does not fit it (`skip` at a container's end), so it stays unread.
+    #[cold]
+    #[inline(never)]
+    fn refuse_pending(&mut self, expected: &str) -> Error {
+        match self.pending {
+            Some(pending) => self.mismatch(expected, pending),
+            None => Error::custom("reader lost its pending token"),
+        }
+    }
+
     /// The error of the pending number, which does not convert (see
     /// [`Self::read_number_as`]) and stays unread, or the record's cut-off in its place,
     /// which stops the reader. As for a read of the wrong type (see [`Self::mismatch`]),
@@ -3297,11 +3313,7 @@ impl<S: Input> JsonReader<S> {
     pub(crate) fn consume_any(&mut self) -> Result<Entry> {
         let pending = self.take("a token", |_| true)?;
         match pending.entry {
-            Entry::Ended => {
-                return Err(self.decorate(
-                    Error::unexpected("a value", Entry::Ended).with_span(Span::at(self.offset())),
-                ));
-            }
+            Entry::Ended => return Err(self.mismatch("a value", pending)),
             Entry::String | Entry::Name => {
                 self.check_string(pending)?;
                 if pending.entry == Entry::Name {
@@ -3505,8 +3517,7 @@ impl<S: Input> Reader for JsonReader<S> {
     fn skip(&mut self) -> Result<()> {
         let entry = self.peek()?;
         if entry.is_container_end() {
-            return Err(self
-                .decorate(Error::unexpected("a value", entry).with_span(Span::at(self.offset()))));
+            return Err(self.refuse_pending("a value"));
         }
         let depth = self.frames.len();
         self.consume_any()?;

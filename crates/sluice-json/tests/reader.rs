@@ -1312,3 +1312,81 @@ fn an_io_error_stops_the_reader() {
     }
     assert_eq!(reader.into_input().into_inner().reads_after, 0);
 }
+
+/// Runs `check` on a reader of `text` from the slice and through `io::Read` in reads of 1
+/// to 9 bytes, with a label for messages.
+fn on_every_path(text: &[u8], check: impl Fn(&mut dyn Reader, &str)) {
+    for chunk in 0..=9 {
+        let how = format!("{chunk}-byte reads (0: slice)");
+        if chunk == 0 {
+            check(&mut JsonReader::from_slice(text), &how);
+        } else {
+            check(
+                &mut JsonReader::new(common::trickle_input(text, chunk), strict()),
+                &how,
+            );
+        }
+    }
+}
+
+#[test]
+fn skip_at_a_container_end_is_refused_over_that_end_which_stays() {
+    // As a read of the wrong kind: the error and `span()` cover the end token, and it is
+    // read next. The error used to have an empty span before the token, and `span()`
+    // stayed on the value before it.
+    on_every_path(br#"[1, {"k": 2}] "#, |reader, how| {
+        reader.read_array_root().unwrap();
+        reader.read_u8().unwrap();
+        reader.read_map_root().unwrap();
+        reader.read_name().unwrap();
+        reader.read_u8().unwrap();
+        let wrong_read = reader.read_array_end().unwrap_err();
+        let err = reader.skip().expect_err(how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::new(11, 12))),
+            "{how}"
+        );
+        assert_eq!(err.path(), wrong_read.path(), "{how}");
+        assert_eq!(reader.span(), Span::new(11, 12), "{how}");
+        reader.read_map_end().unwrap();
+        let err = reader.skip().expect_err(how);
+        assert_eq!(err.span(), Some(Span::new(12, 13)), "{how}");
+        assert_eq!(reader.span(), Span::new(12, 13), "{how}");
+        reader.read_array_end().unwrap();
+        // At the end: an empty span there.
+        let err = reader.skip().expect_err(how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::at(14))),
+            "{how}"
+        );
+        assert_eq!(reader.span(), Span::at(14), "{how}");
+        assert_eq!(reader.peek().unwrap(), Entry::Ended, "{how}");
+    });
+}
+
+#[test]
+fn finish_with_a_token_left_unread_gives_its_span_as_a_refused_read_does() {
+    fn check<S: sluice_json::Input>(mut reader: JsonReader<S>, how: &str) {
+        reader.read_array_root().unwrap();
+        let err = reader.finish().expect_err(how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (codes::TRAILING_TOKEN, Some(Span::new(2, 3))),
+            "{how}"
+        );
+        // It used to stay on the `[` read before.
+        assert_eq!(reader.span(), Span::new(2, 3), "{how}");
+        assert_eq!(reader.read_u8().unwrap(), 1, "{how}");
+    }
+    let text = b" [1, 2]";
+    check(JsonReader::from_slice(text), "slice");
+    for chunk in 1..=9 {
+        let input = common::trickle_input(text, chunk);
+        check(
+            JsonReader::new(input, strict()),
+            &format!("{chunk}-byte reads"),
+        );
+    }
+}
