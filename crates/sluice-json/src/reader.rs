@@ -279,11 +279,12 @@ struct LineCounter {
 /// an error (not an I/O error), at the next line.
 ///
 /// An error in the caller's request leaves the token unread, for another read to take: a
-/// read of the wrong kind (`read_str` on a number, `skip` at the end of a container),
-/// `finish()` with tokens left unread, and a number that does not convert to the type asked
-/// for (`read_u8` on 300, `read_i64` on 1.5). The error and [`Reader::span`] then give the
-/// token's span. In NDJSON, such a read of a token beyond the record's line feed reports
-/// the cut, and that is final.
+/// read of the wrong kind (`read_str` on a number, `skip` at the end of a container), a
+/// read of a kind JSON never has (`read_blob`, `read_option_root` ...:
+/// [`UNSUPPORTED`](sluice_core::codes::UNSUPPORTED)), `finish()` with tokens left unread,
+/// and a number that does not convert to the type asked for (`read_u8` on 300, `read_i64`
+/// on 1.5). The error and [`Reader::span`] then give the token's span. In NDJSON, such a
+/// read of a token beyond the record's line feed reports the cut, and that is final.
 ///
 /// ```
 /// use sluice_core::{Reader, codes as core_codes};
@@ -2889,6 +2890,29 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
+    /// The error of a read of a kind JSON never produces (blobs, sets, structs ...): the
+    /// input's own error when the reader has failed or the next token does not lex, as for
+    /// any read; else [`UNSUPPORTED`](sluice_core::codes::UNSUPPORTED) over the next token,
+    /// which stays unread, with its data path, and [`Reader::span`] gives its span, as after
+    /// a read of the wrong kind.
+    #[cold]
+    #[inline(never)]
+    fn unsupported(&mut self, what: &str) -> Error {
+        let pending = match self.peek() {
+            Ok(_) => self.pending,
+            Err(err) => return err,
+        };
+        let Some(pending) = pending else {
+            return Error::custom("reader lost its pending token");
+        };
+        let offset = self.input.offset();
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
+        let err = Error::unsupported(what, "a JSON reader").with_span(self.span());
+        self.stop_at_record_cut(&err)
+            .unwrap_or_else(|| self.decorate(err))
+    }
+
     /// The error of the pending number, which does not convert (see
     /// [`Self::read_number_as`]) and stays unread, or the record's cut-off in its place,
     /// which stops the reader. As for a read of the wrong type (see [`Self::mismatch`]),
@@ -3511,6 +3535,42 @@ impl<S: Input> Reader for JsonReader<S> {
             ..pending
         });
         Ok(())
+    }
+
+    fn read_blob(&mut self) -> Result<&[u8]> {
+        Err(self.unsupported("reading a Blob"))
+    }
+
+    fn read_ext(&mut self) -> Result<sluice_core::Ext<'_>> {
+        Err(self.unsupported("reading an Ext"))
+    }
+
+    fn read_set_root(&mut self) -> Result<Option<usize>> {
+        Err(self.unsupported("reading a SetRoot"))
+    }
+
+    fn read_set_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading a SetEnd"))
+    }
+
+    fn read_struct_root(&mut self) -> Result<(&str, Option<usize>)> {
+        Err(self.unsupported("reading a StructRoot"))
+    }
+
+    fn read_struct_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading a StructEnd"))
+    }
+
+    fn read_option_root(&mut self) -> Result<()> {
+        Err(self.unsupported("reading an OptionRoot"))
+    }
+
+    fn read_option_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading an OptionEnd"))
+    }
+
+    fn read_enum(&mut self) -> Result<sluice_core::EnumToken<'_>> {
+        Err(self.unsupported("reading an Enum"))
     }
 
     /// Skips one whole value (or one key), validating everything inside it.

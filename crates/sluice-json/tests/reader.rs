@@ -1390,3 +1390,54 @@ fn finish_with_a_token_left_unread_gives_its_span_as_a_refused_read_does() {
         );
     }
 }
+
+/// Every read of the `Reader` trait for a kind of token JSON never produces (typed as the
+/// number reads are: a read on a `dyn Reader`, its value dropped).
+const READS_JSON_NEVER_ANSWERS: [(&str, NumberRead); 9] = [
+    ("read_blob", |r| r.read_blob().map(drop)),
+    ("read_ext", |r| r.read_ext().map(drop)),
+    ("read_set_root", |r| r.read_set_root().map(drop)),
+    ("read_set_end", |r| r.read_set_end()),
+    ("read_struct_root", |r| r.read_struct_root().map(drop)),
+    ("read_struct_end", |r| r.read_struct_end()),
+    ("read_option_root", |r| r.read_option_root()),
+    ("read_option_end", |r| r.read_option_end()),
+    ("read_enum", |r| r.read_enum().map(drop)),
+];
+
+#[test]
+fn reads_of_kinds_json_never_has_are_unsupported_over_the_next_token_which_stays() {
+    // The error used to carry the span of the token read before (`1`) and no path, and
+    // a failed reader answered them with `Unsupported` instead of its error.
+    on_every_path(br#"[1, "s"]"#, |reader, how| {
+        reader.read_array_root().unwrap();
+        reader.read_u8().unwrap();
+        for (name, read) in READS_JSON_NEVER_ANSWERS {
+            let err = read(reader).expect_err(name);
+            assert_eq!(
+                (err.code(), err.span()),
+                (core_codes::UNSUPPORTED, Some(Span::new(4, 7))),
+                "{name}, {how}"
+            );
+            assert_eq!(
+                err.path().map(ToString::to_string).as_deref(),
+                Some("$[1]"),
+                "{name}, {how}"
+            );
+            assert_eq!(reader.span(), Span::new(4, 7), "{name}, {how}");
+        }
+        assert_eq!(reader.read_str().unwrap(), "s", "{how}");
+    });
+    on_every_path(b"[1 2]", |reader, how| {
+        let first = Token::read_all(reader).unwrap_err();
+        assert_eq!(first.code(), codes::EXPECT_COMMA, "{how}");
+        for (name, read) in READS_JSON_NEVER_ANSWERS {
+            let err = read(reader).expect_err(name);
+            assert_eq!(
+                (err.code(), err.span()),
+                (first.code(), first.span()),
+                "{name}, {how}"
+            );
+        }
+    });
+}
