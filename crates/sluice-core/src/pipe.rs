@@ -183,7 +183,9 @@ where
     }
 }
 
-/// Copies exactly one value (a scalar, or a container and everything in it).
+/// Copies exactly one value (a scalar, or a container and everything in it) from where the
+/// reader stands: inside a container, the next item, leaving the rest of the container. At
+/// an [`Entry::Name`] it copies the key alone, as [`Reader::skip`] skips it.
 ///
 /// Unlike [`pipe`], it does not call [`Writer::finish`], so several values can be copied
 /// into one writer.
@@ -199,17 +201,51 @@ where
     let mut containers = Containers::default();
     let entry = reader.peek()?;
     if entry == Entry::Ended || entry.is_container_end() {
-        return Err(Error::unexpected("a value", entry).or_span(reader.span()));
+        return Err(refused_here(reader, "a value", entry));
     }
     containers.copy(reader, writer, entry)?;
     while containers.depth() > 0 {
         let entry = reader.peek()?;
         if entry == Entry::Ended {
-            return Err(Error::unexpected("the end of a container", entry).or_span(reader.span()));
+            return Err(refused_here(reader, "the end of a container", entry));
         }
         containers.copy(reader, writer, entry)?;
     }
     Ok(())
+}
+
+/// The error for the peeked `entry` (an end, or `Ended`) standing where `expected` should:
+/// [`UNEXPECTED_ENTRY`](crate::codes::UNEXPECTED_ENTRY) over that token, which stays unread.
+///
+/// A reader knows the span of a token it has peeked only once a read of it fails (see
+/// [`Reader::span`]), so a read the contract says must refuse it without consuming it is
+/// made (`entry` is no `Null`): the refusal gives the token's span, and the data path when
+/// the reader has one. Failing that, the span of the token read before; an error of another
+/// kind from that read is the reader's own (an error in its input) and comes first.
+#[cold]
+#[inline(never)]
+pub(crate) fn refused_here<R: Reader + ?Sized>(
+    reader: &mut R,
+    expected: &str,
+    entry: Entry,
+) -> Error {
+    let err = Error::unexpected(expected, entry);
+    // Only a token that is still there, and that a `read_null` cannot take.
+    if entry == Entry::Null || reader.peek().ok() != Some(entry) {
+        return err.or_span(reader.span());
+    }
+    match reader.read_null() {
+        Err(refused) if refused.code() == crate::codes::UNEXPECTED_ENTRY => {
+            let err = err.with_span(refused.span().unwrap_or_else(|| reader.span()));
+            match refused.path() {
+                Some(path) => err.with_path(path.clone()),
+                None => err,
+            }
+        }
+        Err(other) => other,
+        // A reader that breaks the contract: nothing better to point at.
+        Ok(()) => err.or_span(reader.span()),
+    }
 }
 
 /// Skips one whole value by reading its tokens; the default of [`Reader::skip`].

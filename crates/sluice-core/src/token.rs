@@ -192,13 +192,14 @@ impl Token {
                 Token::OptionEnd
             }
             Entry::Enum => Token::Enum(Box::new(OwnedEnum::from(reader.read_enum()?))),
-            _ => {
-                return Err(crate::Error::unexpected("a token", entry).or_span(reader.span()));
-            }
+            _ => return Err(crate::pipe::refused_here(reader, "a token", entry)),
         })
     }
 
-    /// Reads tokens until the reader reports [`Entry::Ended`].
+    /// Reads tokens until the reader reports [`Entry::Ended`], from where it stands: in the
+    /// middle of a container, the rest of it and of the containers around it, then any
+    /// root values after (for one value, [`pipe_value`](fn@crate::pipe_value) into a
+    /// [`ValueWriter`](crate::ValueWriter)).
     ///
     /// # Errors
     /// The first error the reader reports.

@@ -232,3 +232,23 @@ fn pipe_works_through_trait_objects() {
     }
     assert_eq!(value_writer.into_value().unwrap(), value);
 }
+
+#[test]
+fn pipe_value_and_token_read_at_an_end_point_at_that_end_which_stays() {
+    // [null] with its bytes' spans: the refusal of the `]` spans the `]`, not the `null`
+    // read before it, and the `]` is still there to read.
+    let mut reader = spanned(&[
+        (Token::ArrayRoot(None), 0, 1),
+        (Token::Null, 1, 5),
+        (Token::ArrayEnd, 5, 6),
+    ]);
+    reader.read_array_root().unwrap();
+    reader.read_null().unwrap();
+    let err = pipe_value(&mut reader, &mut NoopWriter::new()).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::UNEXPECTED_ENTRY, Some(Span::new(5, 6)))
+    );
+    assert_eq!(reader.peek().unwrap(), Entry::ArrayEnd);
+    reader.read_array_end().unwrap();
+}

@@ -1441,3 +1441,33 @@ fn reads_of_kinds_json_never_has_are_unsupported_over_the_next_token_which_stays
         }
     });
 }
+
+#[test]
+fn pipe_value_and_token_read_at_an_end_name_that_end_and_its_path() {
+    // The generic copies learn the end token's span and path from the reader: they used to
+    // give the span of the token read before it, and no path.
+    on_every_path(br#"{"a": [1]} "#, |reader, how| {
+        reader.read_map_root().unwrap();
+        reader.read_name().unwrap();
+        reader.read_array_root().unwrap();
+        reader.read_u8().unwrap();
+        let err =
+            sluice_core::pipe_value(reader, &mut sluice_core::NoopWriter::new()).expect_err(how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::new(8, 9))),
+            "{how}"
+        );
+        assert_eq!(err.path().unwrap().to_string(), "$.a[1]", "{how}");
+        reader.read_array_end().unwrap();
+        reader.read_map_end().unwrap();
+        let err = Token::read(reader, Entry::Ended).expect_err(how);
+        assert_eq!(
+            (err.code(), err.span()),
+            (core_codes::UNEXPECTED_ENTRY, Some(Span::at(11))),
+            "{how}"
+        );
+        assert_eq!(err.path().unwrap().to_string(), "$", "{how}");
+        assert_eq!(reader.peek().unwrap(), Entry::Ended, "{how}");
+    });
+}
