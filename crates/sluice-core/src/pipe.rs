@@ -261,7 +261,8 @@ pub fn skip_value<R: Reader + ?Sized>(reader: &mut R) -> Result<()> {
 pub enum Flow {
     /// Go on as usual.
     Pass,
-    /// From `on_peek`: drop the whole next value (the reader skips it, nothing is written).
+    /// From `on_peek`: drop the whole next value (the reader skips it, nothing is written);
+    /// at a [`Entry::Name`], the whole member: the key and its value.
     /// From `before`: the hook has consumed the token itself (and written what it wanted).
     Skip,
     /// End the pipe now, successfully; the writer is left as it is and not finished.
@@ -273,7 +274,8 @@ type TokenHook<'h> = Box<dyn FnMut(Entry, &mut dyn Reader, &mut dyn Writer) -> R
 
 /// A pipe with hooks.
 ///
-/// - `on_peek(entry)` runs after each peek: [`Flow::Skip`] drops the whole value.
+/// - `on_peek(entry)` runs after each peek: [`Flow::Skip`] drops the whole value (at a
+///   [`Entry::Name`], the key and its value).
 /// - `before(entry, reader, writer)` runs before the token is copied: it may read the token
 ///   and write something else, then return [`Flow::Skip`].
 /// - `after(entry, reader, writer)` runs after the token was copied.
@@ -372,6 +374,11 @@ impl<'h> PipeVisitor<'h> {
                 match hook(entry)? {
                     Flow::Pass => {}
                     Flow::Skip => {
+                        // At a key, its value too: alone, the value would stand where the
+                        // next key must (every reader's `skip` takes a key alone).
+                        if entry == Entry::Name {
+                            reader.skip()?;
+                        }
                         reader.skip()?;
                         continue;
                     }

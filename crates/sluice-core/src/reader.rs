@@ -231,6 +231,8 @@ pub trait Reader {
     }
 
     /// Skips the next whole value (a scalar, or a container with everything inside it).
+    /// At a [`Entry::Name`] it skips the key alone: the member's value is the next value
+    /// (skip again to drop the whole member).
     ///
     /// The default walks the tokens; formats override it with something faster.
     ///

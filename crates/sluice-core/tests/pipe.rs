@@ -252,3 +252,37 @@ fn pipe_value_and_token_read_at_an_end_point_at_that_end_which_stays() {
     assert_eq!(reader.peek().unwrap(), Entry::ArrayEnd);
     reader.read_array_end().unwrap();
 }
+
+#[test]
+fn on_peek_skip_at_a_key_drops_the_whole_member() {
+    // The key alone used to be dropped, and its value then stood where a key must.
+    let value = Value::Map(vec![
+        (Value::from("keep"), Value::from(1u64)),
+        (
+            Value::from("drop"),
+            Value::Array(vec![Value::from("x"), Value::Null]),
+        ),
+        (Value::from("also"), Value::from(2u64)),
+    ]);
+    let mut keys = 0;
+    let mut writer = ValueWriter::new();
+    PipeVisitor::new()
+        .on_peek(|entry| {
+            if entry == Entry::Name {
+                keys += 1;
+                if keys == 2 {
+                    return Ok(Flow::Skip);
+                }
+            }
+            Ok(Flow::Pass)
+        })
+        .run(&mut ValueReader::new(&value), &mut writer)
+        .unwrap();
+    assert_eq!(
+        writer.into_value().unwrap(),
+        Value::Map(vec![
+            (Value::from("keep"), Value::from(1u64)),
+            (Value::from("also"), Value::from(2u64)),
+        ])
+    );
+}
