@@ -67,10 +67,20 @@ pub trait Input: sealed::Sealed {
 /// assert_eq!(document.reader.read_u8()?, 1);
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct SliceInput<'a> {
     bytes: &'a [u8],
     utf8: bool,
+}
+
+/// The input's length, not its bytes.
+impl std::fmt::Debug for SliceInput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SliceInput")
+            .field("len", &self.bytes.len())
+            .field("utf8", &self.utf8)
+            .finish()
+    }
 }
 
 impl<'a> SliceInput<'a> {
@@ -162,7 +172,6 @@ pub const IO_WINDOW: usize = 64 * 1024;
 /// assert_eq!(config.reader.read_u8()?, 7);
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct IoInput<R> {
     reader: R,
     buf: Vec<u8>,
@@ -174,6 +183,19 @@ pub struct IoInput<R> {
     eof: bool,
     /// The stream's first error, reported again by every later refill without calling it.
     failed: Option<Error>,
+}
+
+/// Where the window stands in the stream, not its bytes; any stream, `Debug` or not.
+impl<R> std::fmt::Debug for IoInput<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IoInput")
+            .field("offset", &self.offset)
+            .field("buffered", &self.len)
+            .field("capacity", &self.buf.len())
+            .field("eof", &self.eof)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<R: io::Read> IoInput<R> {

@@ -48,7 +48,6 @@ use crate::{JsonOptions, JsonReader, JsonWriter, WriterOptions};
 /// assert_eq!(ids, [(1, 1), (3, 2)]);
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct NdjsonReader<S> {
     reader: JsonReader<S>,
     /// Records handed out so far.
@@ -61,6 +60,28 @@ pub struct NdjsonReader<S> {
 #[cold]
 fn record_note(number: u64, line: usize) -> String {
     format!("in record {number} (line {line})")
+}
+
+// By hand: the reader's `Debug` needs `S: Input` (where it stands), not `S: Debug`.
+impl<S: Input> std::fmt::Debug for NdjsonReader<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NdjsonReader")
+            .field("reader", &self.reader)
+            .field("records", &self.records)
+            .field("line", &self.line)
+            .finish()
+    }
+}
+
+impl<S: Input> std::fmt::Debug for Record<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record")
+            .field("number", &self.number)
+            .field("line", &self.line)
+            .field("offset", &self.offset)
+            .field("reader", &self.reader)
+            .finish()
+    }
 }
 
 impl<'a> NdjsonReader<SliceInput<'a>> {
@@ -273,7 +294,6 @@ impl<S: Input> NdjsonReader<S> {
 /// assert_eq!(err.code(), codes::EXPECT_KEY);
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct Record<'r, S> {
     reader: &'r mut JsonReader<S>,
     number: u64,

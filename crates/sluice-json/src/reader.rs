@@ -298,7 +298,6 @@ struct LineCounter {
 /// assert_eq!(reader.read_u8().unwrap_err().code(), codes::EXPECT_COMMA); // final
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct JsonReader<S> {
     input: S,
     options: JsonOptions,
@@ -341,6 +340,23 @@ pub struct JsonReader<S> {
     /// The opener of the comment being skipped (`//` or `/*`), empty otherwise: where a
     /// checkpoint taken inside a comment must read on from.
     comment_open: &'static [u8],
+}
+
+/// Where the reader stands, not what it holds: the input (megabytes, perhaps) and the
+/// lexer's bookkeeping would bury it.
+impl<S: Input> std::fmt::Debug for JsonReader<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = f.debug_struct("JsonReader");
+        out.field("offset", &self.offset())
+            .field("path", &format_args!("{}", self.path()))
+            .field("peeked", &self.pending.map(|pending| pending.entry))
+            .field("span", &self.span())
+            .field("values_read", &self.values);
+        if self.state == State::Failed {
+            out.field("failed", &self.failure.error());
+        }
+        out.field("options", &self.options).finish_non_exhaustive()
+    }
 }
 
 impl<'a> JsonReader<SliceInput<'a>> {

@@ -1251,7 +1251,7 @@ fn an_io_error_in_ndjson_reported_again_has_the_streams_own_error_as_its_source(
                 }
             };
             failing.assert_source_of(&first, &what);
-            let again = records.next_record().err().expect("the error again");
+            let again = records.next_record().expect_err("the error again");
             failing.assert_source_of(&again, &what);
             assert!(same_source(&first, &again), "{what}");
             let skipped = records.skip_bad_record().unwrap_err();

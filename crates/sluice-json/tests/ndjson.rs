@@ -591,7 +591,7 @@ fn a_record_whose_number_arrives_in_pieces_is_read_without_waiting_for_more() {
         ]
     );
     // Only the next record asks for more.
-    let err = reader.next_record().err().expect("the stream paused");
+    let err = reader.next_record().expect_err("the stream paused");
     assert_eq!(err.code(), sluice_core::codes::IO);
 }
 

@@ -1471,3 +1471,31 @@ fn pipe_value_and_token_read_at_an_end_name_that_end_and_its_path() {
         assert_eq!(reader.peek().unwrap(), Entry::Ended, "{how}");
     });
 }
+
+#[test]
+fn a_readers_debug_output_says_where_it_stands_without_the_input() {
+    // It printed every byte of the input as a number: megabytes for a large document.
+    let text = format!("[{}1, 2 3]", "0, ".repeat(100_000));
+    let mut reader = JsonReader::from_str(&text);
+    reader.read_array_root().unwrap();
+    reader.read_u8().unwrap();
+    let shown = format!("{reader:?}");
+    assert!(shown.len() < 1000, "{} bytes", shown.len());
+    assert!(
+        shown.contains("$[1]") && shown.contains("offset: 2"),
+        "{shown}"
+    );
+    assert!(Token::read_all(&mut reader).is_err());
+    assert!(format!("{reader:?}").contains("json/ExpectComma"));
+    // Over a stream that is not `Debug` itself.
+    struct Opaque<'a>(&'a [u8]);
+    impl std::io::Read for Opaque<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            std::io::Read::read(&mut self.0, buf)
+        }
+    }
+    let mut reader = JsonReader::from_read(Opaque(text.as_bytes()));
+    reader.read_array_root().unwrap();
+    let shown = format!("{reader:?}");
+    assert!(shown.len() < 1000, "{} bytes", shown.len());
+}
