@@ -186,6 +186,9 @@ pub(crate) struct KeyTracker {
     /// Tests only: how many entries the hash index compared keys with.
     #[cfg(test)]
     index_comparisons: usize,
+    /// Tests only: how many open objects [`Self::detach_from_input`] rebased.
+    #[cfg(test)]
+    frames_looked_at: usize,
 }
 
 #[inline(always)]
@@ -410,6 +413,8 @@ impl KeyTracker {
             frames,
             first_in_input,
             detached,
+            #[cfg(test)]
+            frames_looked_at,
             ..
         } = self;
         let from = *first_in_input;
@@ -440,7 +445,16 @@ impl KeyTracker {
             entry.start = start;
             entry.in_input = false;
         }
-        for frame in frames.iter_mut().filter(|frame| frame.first_entry >= from) {
+        // Objects open in nesting order, each with its entries after those of the objects
+        // around it: the ones that start at or after `from` are the innermost, found without
+        // looking at every open object (with a raised `max_depth` and a stream handing out a
+        // few bytes per read, that was the whole depth at every read).
+        let moved = frames.partition_point(|frame| frame.first_entry < from);
+        #[cfg(test)]
+        {
+            *frames_looked_at += frames.len() - moved;
+        }
+        for frame in &mut frames[moved..] {
             frame.first_byte = entries
                 .get(frame.first_entry)
                 .map_or(arena.len(), |entry| entry.start);
@@ -692,6 +706,36 @@ mod tests {
         keys.close();
         assert_eq!(keys.current_key(0, moved).as_deref(), Some("alpha"));
         assert_eq!(keys.bytes, b"alpha", "closing still truncates the arena");
+    }
+
+    #[test]
+    fn a_window_move_rebases_only_the_objects_opened_since_the_last() {
+        // `{"k":{"k":{"k":...` a thousand deep, read in small reads: the keys are detached
+        // before every read, and each detach must cost what is new since the last one.
+        let depth = 1000;
+        let text = vec![b'k'; depth];
+        let input = InputBytes::whole(&text);
+        let mut keys = KeyTracker::default();
+        for at in 0..depth {
+            keys.open();
+            assert!(keys.insert(KeyBytes::Input(at, b"k"), input));
+            keys.detach_from_input(input);
+            // A read that brought no key.
+            keys.detach_from_input(input);
+        }
+        assert_eq!(keys.frames_looked_at, depth);
+        let moved = InputBytes {
+            bytes: b"",
+            offset: depth,
+        };
+        for object in 0..depth {
+            assert_eq!(keys.current_key(object, moved).as_deref(), Some("k"));
+        }
+        for _ in 0..depth {
+            assert!(!keys.insert(KeyBytes::Copy(b"k"), moved));
+            keys.close();
+        }
+        assert!(keys.bytes.is_empty());
     }
 
     #[test]
