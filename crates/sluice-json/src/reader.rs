@@ -841,10 +841,11 @@ impl<S: Input> JsonReader<S> {
         }
     }
 
-    /// Over `io::Read`, before the window moves inside an NDJSON record's value with no line
-    /// feed in it so far: remembers the reader's place and state, so that the data path
-    /// where the record's line ends can be found once the bytes before it are gone (see
-    /// [`Self::path_at_record_line_end`]). Once a window, out of the lexer's way.
+    /// Over `io::Read`, once the window has moved on inside an NDJSON record's value with no
+    /// line feed in it so far: remembers the reader's place and state, so that the data path
+    /// where the record's line ends can be found now that the bytes before it are gone (see
+    /// [`Self::path_at_record_line_end`]). The keys are in the tracker's arena by then (see
+    /// [`KeyTracker::detach_from_input`]). Once a window, out of the lexer's way.
     #[cold]
     #[inline(never)]
     fn checkpoint_record(&mut self) {
@@ -1149,11 +1150,10 @@ impl<S: Input> JsonReader<S> {
             }
             if self.records && !self.frames.is_empty() {
                 self.search_record_for_line_feed(self.pos);
-                if !self.input.is_stable() {
-                    if let Some(at) = self.record_line_feed {
-                        return Err(self.record_cut_before_refill(at));
-                    }
-                    self.checkpoint_record();
+                if !self.input.is_stable()
+                    && let Some(at) = self.record_line_feed
+                {
+                    return Err(self.record_cut_before_refill(at));
                 }
             }
             if !self.input.is_stable() {
@@ -1162,6 +1162,11 @@ impl<S: Input> JsonReader<S> {
             }
             let refill = self.input.refill(self.pos)?;
             self.pos -= refill.shift;
+            // Only when the window has moved: a checkpoint costs the whole depth, and a
+            // stream may hand out a byte per read.
+            if refill.shift > 0 && self.records && !self.frames.is_empty() {
+                self.checkpoint_record();
+            }
             if self.pos + at + len <= self.input.window().len() {
                 return Ok(true);
             }
@@ -3601,5 +3606,45 @@ impl<S: Input> Reader for JsonReader<S> {
             self.consume_any()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hands out its bytes one per read, as a slow pipe may.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl io::Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((&first, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            let Some(slot) = buf.first_mut() else {
+                return Ok(0);
+            };
+            *slot = first;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn an_ndjson_record_is_checkpointed_only_when_the_window_moves() {
+        // A checkpoint costs the whole depth: taken at every read of a byte, a record
+        // nested a few thousand deep took seconds.
+        let depth = 100;
+        let record = format!("{}1{}\n", r#"{"k":"#.repeat(depth), "}".repeat(depth));
+        let options = JsonOptions {
+            max_depth: depth,
+            ..JsonOptions::ndjson()
+        };
+        let mut reader = JsonReader::new(IoInput::new(OneByte(record.as_bytes())), options);
+        reader.set_record_mode();
+        reader.skip().unwrap();
+        reader.finish().unwrap();
+        // The record fits the window, which never moved.
+        assert!(reader.record_checkpoint.is_none());
     }
 }
