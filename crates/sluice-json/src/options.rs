@@ -83,6 +83,19 @@ pub struct JsonOptions {
     /// Whitespace (and comments, when allowed) may stand between them, and must where two
     /// values would run together (`1 2`, `true false`: `12` is one number); after or
     /// before a bracket, brace or quote nothing is needed (`[1][2]`, `"a""b"`, `1[2]`).
+    /// An input with no value at all (empty, or only whitespace and comments) is zero
+    /// values, where a single root is [`UNEXPECTED_EOF`](crate::codes::UNEXPECTED_EOF).
+    ///
+    /// ```
+    /// use sluice_core::{Entry, Reader};
+    /// use sluice_json::{codes, JsonOptions, JsonReader};
+    /// let mut reader = JsonReader::from_str(" \n").with_options(JsonOptions::ndjson());
+    /// assert_eq!(reader.peek()?, Entry::Ended);
+    /// reader.finish()?;
+    /// let mut reader = JsonReader::from_str(" \n").with_options(JsonOptions::strict());
+    /// assert_eq!(reader.peek().unwrap_err().code(), codes::UNEXPECTED_EOF);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     pub multiple_values: bool,
     /// Any value at the root (RFC 8259). When off, the root must be an object or an array
     /// (the older RFC 4627 rule) and a scalar root is [`SCALAR_ROOT`](crate::codes::SCALAR_ROOT).
