@@ -63,6 +63,22 @@ fn putback_reports_the_span_of_each_replayed_token() {
 }
 
 #[test]
+fn a_refused_replayed_token_gives_its_span_and_stays() {
+    let value = Value::from(7u64);
+    let mut reader = PutbackReader::new(ValueReader::new(&value));
+    reader.read_u64().unwrap();
+    reader.putback_with_span(Token::Bool(true), Span::new(10, 14));
+    let err = reader.read_null().unwrap_err();
+    assert_eq!(err.code(), codes::UNEXPECTED_ENTRY);
+    assert_eq!(err.span(), Some(Span::new(10, 14)));
+    // `span` points at the refused token, not at the one read before it.
+    assert_eq!(reader.span(), Span::new(10, 14));
+    assert!(reader.read_bool().unwrap());
+    assert_eq!(reader.span(), Span::new(10, 14));
+    assert_eq!(reader.peek().unwrap(), Entry::Ended);
+}
+
+#[test]
 fn token_reader_honours_the_reader_contract_for_every_kind() {
     let tokens = sample_tokens(Features::ALL);
     let read = read_checked(&mut TokenReader::from_tokens(tokens.clone())).unwrap();

@@ -87,7 +87,12 @@ impl<R: Reader> PutbackReader<R> {
                 Ok(false)
             }
             Some((token, span)) if !accept(token) => {
-                Err(Error::unexpected(expected, token.entry()).with_span(*span))
+                // The refused token stays; `span` gives it until the next read, as the
+                // trait asks of a failed read.
+                let (entry, span) = (token.entry(), *span);
+                self.span = span;
+                self.from_stack = true;
+                Err(Error::unexpected(expected, entry).with_span(span))
             }
             Some(_) => {
                 if let Some((token, span)) = self.stack.pop() {
