@@ -2128,13 +2128,16 @@ impl<S: Input> JsonReader<S> {
                 self.ensure(at, len)?;
                 let rest = self.rest();
                 let end = (at + len).min(rest.len());
-                match std::str::from_utf8(&rest[at..end])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                {
-                    Some(c) => (c, len),
-                    // Not UTF-8: the key ends, and the byte is reported as what follows it.
-                    None => break,
+                match std::str::from_utf8(&rest[at..end]) {
+                    Ok(text) => match text.chars().next() {
+                        Some(c) => (c, len),
+                        None => break,
+                    },
+                    // Not UTF-8 (a Latin-1 `é`, say): said as such, where a key ending
+                    // there would point at the byte as an unexpected token.
+                    Err(err) => {
+                        return Err(self.utf8_error(self.pos + at, end - at, &err, "a key"));
+                    }
                 }
             };
             if !scan::is_identifier_char(c, at == 0) {

@@ -132,6 +132,21 @@ fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
 /// not UTF-8 is invalid UTF-8 over those bytes, as without the backslash, and before a
 /// character the input cuts short the string is never closed. It used to be
 /// `InvalidEscape` over the backslash and the first byte, either way.
+/// Bytes that are not UTF-8 in a JSON5 identifier key (a key typed in a Latin-1 editor) are
+/// `InvalidUtf8` over the bad sequence, as in a string, not a key ending before them.
+#[test]
+fn a_json5_identifier_key_that_is_not_utf8_is_invalid_utf8_over_its_bytes() {
+    let o = JsonOptions::json5();
+    assert_error(b"{caf\xe9: 1}", &o, codes::INVALID_UTF8, (4, 5));
+    assert_error(b"{\xe9t\xe9: 1}", &o, codes::INVALID_UTF8, (1, 2));
+    assert_error(b"{a: 1, b\xff: 2}", &o, codes::INVALID_UTF8, (8, 9));
+    // A surrogate in UTF-8 and a sequence cut by the end, as `str::from_utf8` delimits them.
+    assert_error(b"{a\xed\xa0\x80: 1}", &o, codes::INVALID_UTF8, (2, 3));
+    assert_error(b"{a\xe2\x82", &o, codes::INVALID_UTF8, (2, 4));
+    // Valid UTF-8 that cannot continue a key still ends it.
+    assert_error("{a\u{20ac}: 1}".as_bytes(), &o, codes::EXPECT_COLON, (2, 5));
+}
+
 #[test]
 fn a_json5_escaped_character_is_checked_for_utf8_as_raw_text_is() {
     let json5 = JsonOptions::json5();
