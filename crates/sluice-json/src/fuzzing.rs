@@ -23,9 +23,9 @@ pub use versus_serde_json::value_difference;
 
 /// Hands out at most `size` bytes per read: one byte is the hardest case for the `io::Read`
 /// path, other sizes cut the input at other places.
-struct Chunks<'a> {
-    data: &'a [u8],
-    size: usize,
+pub(crate) struct Chunks<'a> {
+    pub(crate) data: &'a [u8],
+    pub(crate) size: usize,
 }
 
 impl io::Read for Chunks<'_> {

@@ -2895,12 +2895,7 @@ impl<S: Input> JsonReader<S> {
 
     #[cold]
     fn mismatch(&mut self, expected: &str, pending: Pending) -> Error {
-        let offset = self.input.offset();
-        self.span_start = offset + self.pos;
-        self.span_len = pending.len;
-        let err = Error::unexpected(expected, pending.entry).with_span(self.span());
-        self.stop_at_record_cut(&err)
-            .unwrap_or_else(|| self.decorate(err))
+        self.refused(Error::unexpected(expected, pending.entry), pending)
     }
 
     /// [`Self::mismatch`] for the token a successful `peek` left pending: the caller's
@@ -2929,21 +2924,16 @@ impl<S: Input> JsonReader<S> {
         let Some(pending) = pending else {
             return Error::custom("reader lost its pending token");
         };
-        let offset = self.input.offset();
-        self.span_start = offset + self.pos;
-        self.span_len = pending.len;
-        let err = Error::unsupported(what, "a JSON reader").with_span(self.span());
-        self.stop_at_record_cut(&err)
-            .unwrap_or_else(|| self.decorate(err))
+        self.refused(Error::unsupported(what, "a JSON reader"), pending)
     }
 
-    /// The error of the pending number, which does not convert (see
-    /// [`Self::read_number_as`]) and stays unread, or the record's cut-off in its place,
-    /// which stops the reader. As for a read of the wrong type (see [`Self::mismatch`]),
-    /// [`Reader::span`] then gives the number's span.
+    /// `err` for the request the pending token refuses (a read of the wrong kind, of a kind
+    /// JSON never has, a number that does not convert: see [`Self::read_number_as`]); the
+    /// token stays unread and [`Reader::span`] gives its span. The record's cut-off takes
+    /// the error's place when the token lies past it, and stops the reader.
     #[cold]
     #[inline(never)]
-    fn conversion_error(&mut self, err: Error, pending: Pending) -> Error {
+    fn refused(&mut self, err: Error, pending: Pending) -> Error {
         let offset = self.input.offset();
         self.span_start = offset + self.pos;
         self.span_len = pending.len;
@@ -3353,7 +3343,7 @@ impl<S: Input> JsonReader<S> {
                 self.commit_scalar(pending.len);
                 Ok(value)
             }
-            Err(err) => Err(self.conversion_error(err, pending)),
+            Err(err) => Err(self.refused(err, pending)),
         }
     }
 
@@ -3616,23 +3606,6 @@ impl<S: Input> Reader for JsonReader<S> {
 mod tests {
     use super::*;
 
-    /// Hands out its bytes one per read, as a slow pipe may.
-    struct OneByte<'a>(&'a [u8]);
-
-    impl io::Read for OneByte<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let Some((&first, rest)) = self.0.split_first() else {
-                return Ok(0);
-            };
-            let Some(slot) = buf.first_mut() else {
-                return Ok(0);
-            };
-            *slot = first;
-            self.0 = rest;
-            Ok(1)
-        }
-    }
-
     #[test]
     fn an_ndjson_record_is_checkpointed_only_when_the_window_moves() {
         // A checkpoint costs the whole depth: taken at every read of a byte, a record
@@ -3643,7 +3616,12 @@ mod tests {
             max_depth: depth,
             ..JsonOptions::ndjson()
         };
-        let mut reader = JsonReader::new(IoInput::new(OneByte(record.as_bytes())), options);
+        // One byte per read, as a slow pipe may hand them out.
+        let bytes = crate::fuzzing::Chunks {
+            data: record.as_bytes(),
+            size: 1,
+        };
+        let mut reader = JsonReader::new(IoInput::new(bytes), options);
         reader.set_record_mode();
         reader.skip().unwrap();
         reader.finish().unwrap();
