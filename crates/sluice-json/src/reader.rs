@@ -2893,9 +2893,17 @@ impl<S: Input> JsonReader<S> {
         Ok(pending)
     }
 
+    /// A read of the wrong kind: [`Self::refused`]'s work, written out here because a call
+    /// to it from this one changed how the compiler lays out the token loop that inlines
+    /// the reads (canada.json's read: 3.7% more instructions, twitter.json's 5.8%).
     #[cold]
     fn mismatch(&mut self, expected: &str, pending: Pending) -> Error {
-        self.refused(Error::unexpected(expected, pending.entry), pending)
+        let offset = self.input.offset();
+        self.span_start = offset + self.pos;
+        self.span_len = pending.len;
+        let err = Error::unexpected(expected, pending.entry).with_span(self.span());
+        self.stop_at_record_cut(&err)
+            .unwrap_or_else(|| self.decorate(err))
     }
 
     /// [`Self::mismatch`] for the token a successful `peek` left pending: the caller's
@@ -2927,8 +2935,8 @@ impl<S: Input> JsonReader<S> {
         self.refused(Error::unsupported(what, "a JSON reader"), pending)
     }
 
-    /// `err` for the request the pending token refuses (a read of the wrong kind, of a kind
-    /// JSON never has, a number that does not convert: see [`Self::read_number_as`]); the
+    /// `err` for the request the pending token refuses (a read of a kind JSON never has, a
+    /// number that does not convert: see [`Self::read_number_as`]); the
     /// token stays unread and [`Reader::span`] gives its span. The record's cut-off takes
     /// the error's place when the token lies past it, and stops the reader.
     #[cold]
