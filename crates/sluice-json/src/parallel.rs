@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use sluice_core::{Entry, Error, Reader, Result, SourceText, Span};
 
 use crate::input::read_some;
-use crate::{JsonOptions, JsonReader, SliceInput};
+use crate::{IoInput, JsonOptions, JsonReader, SliceInput};
 
 /// How [`ingest_blocks`] and [`ingest_records`] run.
 ///
@@ -140,17 +140,21 @@ pub struct IngestSummary {
     pub errors: Vec<RecordError>,
 }
 
-/// One block of whole lines.
+/// One block of whole lines, or the line an I/O error cut short.
 struct Block {
     sequence: u64,
     offset: u64,
     first_line: u64,
     bytes: Vec<u8>,
+    /// The block is the start of a line that the input broke in: see [`read_cut_line`].
+    cut: bool,
 }
 
 /// What a worker hands back for one block.
 struct Parsed<A> {
     sequence: u64,
+    /// Parsed from a [`Block::cut`]: never delivered, the run ends with an error.
+    cut: bool,
     accumulator: A,
     records: u64,
     errors: Vec<RecordError>,
@@ -205,12 +209,20 @@ type Outcome<A> = std::thread::Result<Parsed<A>>;
 /// before it; it has the stream's own [`io::Error`] as its
 /// [`source`](std::error::Error::source), and an empty span at the absolute offset in the
 /// input where the read that failed would have put its bytes (not counted from a record's
-/// line, as a bad record's span is: it belongs to none). [`core/Io`](sluice_core::codes::IO)
-/// with the system's error when not one worker thread could be started.
+/// line, as a bad record's span is: it belongs to none). The line the stream broke in is no
+/// record, and is not handed to `record`; but when the bytes of it that arrived already show
+/// an error, read as [`NdjsonReader`](crate::NdjsonReader) reads them from the broken stream
+/// (a bad token well before the break), that error comes first, as for it: the run's error
+/// unless errors are skipped. [`core/Io`](sluice_core::codes::IO) with the system's error when
+/// not one worker thread could be started. A run that fails returns no summary: the bad
+/// records it collected under [`ParallelOptions::skip_errors`] before the error are not
+/// reported.
 ///
 /// # Panics
 /// A panic in `new_accumulator` or `record` stops the run: no more input is read, and it is
-/// raised again on the calling thread (with its payload) once the workers are done.
+/// raised again on the calling thread (with its payload) once the workers are done. A panic
+/// in `deliver`, on the calling thread, stops the reading too, and goes on once the workers
+/// are done.
 pub fn ingest_blocks<R, A, N, F, D>(
     input: R,
     options: &ParallelOptions,
@@ -423,6 +435,15 @@ impl<A> Collector<A> {
             }
             return;
         }
+        if parsed.cut {
+            // The line the input broke in: its error comes before the I/O error, which ends
+            // the run anyway.
+            if !self.skip_errors && !parsed.errors.is_empty() {
+                self.fail_at_record(parsed.sequence, parsed.errors.remove(0));
+            }
+            summary.errors.append(&mut parsed.errors);
+            return;
+        }
         summary.records += parsed.records;
         if !self.skip_errors && !parsed.errors.is_empty() {
             // The block's records before its bad one are good: they are delivered as those
@@ -456,11 +477,16 @@ where
         line: block.first_line,
         offset: block.offset,
     };
-    let (records, errors) = read_lines(&block.bytes, place, options, |reader, info| {
-        record(&mut accumulator, reader, info)
-    });
+    let (records, errors) = if block.cut {
+        (0, read_cut_line(&block.bytes, place, options))
+    } else {
+        read_lines(&block.bytes, place, options, |reader, info| {
+            record(&mut accumulator, reader, info)
+        })
+    };
     Parsed {
         sequence: block.sequence,
+        cut: block.cut,
         accumulator,
         records,
         errors,
@@ -502,21 +528,7 @@ pub(crate) fn read_lines(
             None => {}
             Some(Ok(())) => records += 1,
             Some(Err(error)) => {
-                let source = SourceText {
-                    name: options.source_name.clone(),
-                    text: Arc::from(line),
-                    line_offset: usize::try_from(line_number - 1).unwrap_or(0),
-                };
-                // The note names the record, as on each error of `NdjsonReader`: the same
-                // whether the error is collected or stops the run.
-                let error = error.with_shared_source(source).with_note(format!(
-                    "in the record on line {} (byte {})",
-                    info.line, info.offset
-                ));
-                errors.push(RecordError {
-                    record: info,
-                    error,
-                });
+                errors.push(record_error(error, line, info, options));
                 if !options.skip_errors {
                     break;
                 }
@@ -526,6 +538,71 @@ pub(crate) fn read_lines(
         start = end + 1;
     }
     (records, errors)
+}
+
+/// The bad record on line `info` (`line`, its bytes) that failed with `error`.
+fn record_error(
+    error: Error,
+    line: &[u8],
+    info: RecordInfo,
+    options: &ParallelOptions,
+) -> RecordError {
+    let source = SourceText {
+        name: options.source_name.clone(),
+        text: Arc::from(line),
+        line_offset: usize::try_from(info.line - 1).unwrap_or(0),
+    };
+    // The note names the record, as on each error of `NdjsonReader`: the same whether the
+    // error is collected or stops the run.
+    let error = error.with_shared_source(source).with_note(format!(
+        "in the record on line {} (byte {})",
+        info.line, info.offset
+    ));
+    RecordError {
+        record: info,
+        error,
+    }
+}
+
+/// The error of the line at `place` that the input broke in, of which `bytes` arrived, when
+/// those bytes already show one: the line is read as `NdjsonReader` reads it from the broken
+/// stream, which reports such an error before it reads on to the break. Otherwise (the
+/// line's value or its end were still to come) the I/O error stands for the line, and
+/// nothing is reported here. The line is not handed to the caller's callback: it is no
+/// record, whatever its bytes hold.
+fn read_cut_line(bytes: &[u8], place: RecordInfo, options: &ParallelOptions) -> Vec<RecordError> {
+    // The break at the end, as the stream gave it: a reader of the slice alone would take
+    // the end for the end of the input, and a token the break cuts (a byte order mark, a
+    // number, a literal) for a whole or a bad one.
+    let stream = bytes.chain(BrokenStream);
+    let mut reader = JsonReader::new(IoInput::new(stream), options.json.clone());
+    reader.set_record_mode();
+    if place.offset != 0 {
+        reader.refuse_byte_order_mark();
+    }
+    let outcome = match reader.peek() {
+        Ok(Entry::Ended) => Ok(()),
+        // Token by token, as a record is read, not skipped: the reader's skip scans ahead
+        // of the tokens, and would meet the break before an error it passes over.
+        Ok(_) => sluice_core::pipe_value(&mut reader, &mut sluice_core::ValueWriter::new())
+            .and_then(|()| reader.finish()),
+        Err(error) => Err(error),
+    };
+    match outcome {
+        Err(error) if error.code() != sluice_core::codes::IO => {
+            vec![record_error(error, bytes, place, options)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A stream that fails at once, as the input did after the bytes before it.
+struct BrokenStream;
+
+impl Read for BrokenStream {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other("the input broke here"))
+    }
 }
 
 /// The reader of one line of the input (`first`: the line that opens it), which reads the
@@ -586,7 +663,16 @@ fn split_blocks<R: Read>(
             let keep = memchr::memrchr(b'\n', &bytes).map_or(0, |last| last + 1);
             carry = bytes.split_off(keep);
         }
-        if !bytes.is_empty() {
+        let mut blocks = [Some(bytes), None];
+        if failure.is_some() {
+            // The line the input broke in may already show an error of its own, which comes
+            // before the break, as for `NdjsonReader`: a block of its own, never delivered.
+            blocks[1] = Some(std::mem::take(&mut carry));
+        }
+        for (cut, bytes) in blocks.into_iter().enumerate() {
+            let Some(bytes) = bytes.filter(|bytes| !bytes.is_empty()) else {
+                continue;
+            };
             let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
             let len = bytes.len() as u64;
             emit(Block {
@@ -594,6 +680,7 @@ fn split_blocks<R: Read>(
                 offset,
                 first_line: line,
                 bytes,
+                cut: cut == 1,
             })?;
             sequence += 1;
             offset += len;

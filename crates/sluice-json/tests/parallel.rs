@@ -745,3 +745,83 @@ fn a_block_size_beyond_the_input_reads_it_without_allocating_the_block_size() {
         }
     }
 }
+
+#[test]
+fn a_line_the_input_breaks_in_is_bad_when_its_bytes_already_show_an_error() {
+    // The record reader reports an error the line's bytes show before it reads on to the
+    // break; an error the break itself makes (a value, a byte order mark or a line end still
+    // to come) is the I/O error. The ingestion once reported the I/O error for both. (The
+    // record reader looks a few bytes past a bad token before it reports it, and a break
+    // right after it comes first: these breaks come later.)
+    type Bad = Option<(sluice_core::ErrorCode, sluice_core::Span)>;
+    let cases: [(&[u8], Bad); 5] = [
+        (
+            b"1\n[1,]    2",
+            Some((codes::UNEXPECTED_TOKEN, sluice_core::Span::new(3, 4))),
+        ),
+        (
+            b"1\n{\"a\" 2    ",
+            Some((codes::EXPECT_COLON, sluice_core::Span::new(5, 6))),
+        ),
+        (b"1\n[1,", None),
+        (b"1\n[1]", None),
+        (b"\xef\xbb", None),
+    ];
+    for (sent, bad) in cases {
+        let mut record_reader = sluice_json::NdjsonReader::from_read(FailingInput { bytes: sent });
+        let mut expected = Vec::new();
+        let error = loop {
+            let error = match record_reader.next_record() {
+                Ok(Some(mut record)) => match read_value(&mut record) {
+                    Ok(value) => match record.finish() {
+                        Ok(()) => {
+                            expected.push(value);
+                            continue;
+                        }
+                        Err(error) => error,
+                    },
+                    Err(error) => error,
+                },
+                Ok(None) => panic!("no I/O error"),
+                Err(error) => error,
+            };
+            break error;
+        };
+        let line_start = sent
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |at| at + 1);
+        for jobs in [1, 2] {
+            let mut values = Vec::new();
+            let err = ingest_records(
+                FailingInput { bytes: sent },
+                &small_blocks(jobs),
+                |reader| read_value(reader),
+                |value| {
+                    values.push(value);
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+            assert_eq!(values, expected, "{sent:?}");
+            match bad {
+                Some((code, span)) => {
+                    assert_eq!((err.code(), err.span()), (code, Some(span)), "{sent:?}");
+                    assert_eq!(err.source_text().unwrap().line_offset, 1);
+                    let absolute =
+                        sluice_core::Span::new(span.start + line_start, span.end + line_start);
+                    assert_eq!((error.code(), error.span()), (code, Some(absolute)));
+                }
+                None => {
+                    let at = Some(sluice_core::Span::at(sent.len()));
+                    assert_eq!(
+                        (err.code(), err.span()),
+                        (sluice_core::codes::IO, at),
+                        "{sent:?}"
+                    );
+                    assert_eq!((error.code(), error.span()), (sluice_core::codes::IO, at));
+                }
+            }
+        }
+    }
+}
