@@ -1,10 +1,13 @@
 //! NDJSON ingestion across cores.
 //!
 //! A large NDJSON input is cut into blocks at line boundaries; worker threads parse the
-//! records of each block while the calling thread reads the next blocks. Memory stays bounded:
-//! at most two blocks per worker thread started are in flight (read and not yet delivered),
-//! whatever the size of the input. Results are delivered per block, in input order or as soon
-//! as they are ready.
+//! records of each block while the calling thread reads the next blocks. Memory follows the
+//! block size and the longest line, not the size of the input: at most two blocks per worker
+//! thread started are in flight (read and not yet delivered), and one more is being read.
+//! A block holds whole lines, so a line longer than the block size makes a block as long as
+//! itself: a huge record, or an input without line feeds, is held whole (where
+//! [`NdjsonReader`](crate::NdjsonReader) holds only its window, the current token and the open
+//! containers). Results are delivered per block, in input order or as soon as they are ready.
 //!
 //! Each record is read by its own [`JsonReader`] over the record's line (zero copy), and must
 //! hold exactly one value. A line is read as [`NdjsonReader`](crate::NdjsonReader) reads it
@@ -71,8 +74,9 @@ pub struct ParallelOptions {
     /// every record before that one and none after it.
     pub skip_errors: bool,
     /// Bytes per block, at least 1 KiB (a smaller value counts as 1 KiB; a record longer
-    /// than a block gets a block of its own). A block's buffer grows with what the input
-    /// fills, so a size beyond the input's costs no more memory than the input.
+    /// than a block gets a block of its own, as long as the record: memory follows the
+    /// longest line). A block's buffer grows with what the input fills, so a size beyond the
+    /// input's costs no more memory than the input.
     pub block_size: usize,
     /// How each record is read (strict JSON by default).
     pub json: JsonOptions,
