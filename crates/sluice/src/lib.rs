@@ -454,7 +454,8 @@ pub mod ndjson {
     /// Deserializes every record of NDJSON `input` into a `T` on all cores and hands each to
     /// `sink` on the calling thread, in input order unless [`ParallelOptions::ordered`] is off.
     ///
-    /// Memory stays bounded whatever the input size: a few blocks per worker are in flight.
+    /// Memory follows the block size and the longest line, not the input's size: a few blocks
+    /// per worker are in flight, and a line longer than a block is held whole.
     ///
     /// ```
     /// use sluice::Reflect;
