@@ -198,7 +198,7 @@ fn nesting(tokens: &[Token]) -> usize {
 ///   [`DEPTH_EXCEEDED`](codes::DEPTH_EXCEEDED) otherwise;
 /// - a document that reads writes, condensed and pretty (one of them with
 ///   `escape_non_ascii`, whose output must be ASCII), and reads back to the same tokens
-///   (compared by meaning, see [`normalize`]);
+///   (compared by meaning, see [`normalize`], a NaN's sign left out);
 /// - every number token is read again with a typed read (`read_i8` ... `read_u128`,
 ///   `read_f32`, `read_f64`, a different one for each number, with or without a peek),
 ///   in its document over both paths and alone, and each agrees with Rust's own `parse`
@@ -392,11 +392,25 @@ fn check_round_trip(tokens: &[Token], options: &JsonOptions, name: &str, choices
             )
         });
         assert_eq!(
-            normalize(&back),
-            normalize(tokens),
+            signless_nans(normalize(&back)),
+            signless_nans(normalize(tokens)),
             "{name}: round trip (escape_non_ascii {escape_non_ascii}) changed the tokens"
         );
     }
+}
+
+/// `tokens` with every NaN made the same NaN: the reader keeps the sign of JSON5's `-NaN`,
+/// but the writer spells every NaN `NaN`, so a NaN's sign does not survive JSON text.
+fn signless_nans(tokens: Vec<Token>) -> Vec<Token> {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            Token::Number(OwnedNumber::F64(v)) if v.is_nan() => {
+                Token::Number(OwnedNumber::F64(f64::NAN))
+            }
+            other => other,
+        })
+        .collect()
 }
 
 // ----- typed number reads ----------------------------------------------------------------

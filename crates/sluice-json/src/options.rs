@@ -128,7 +128,8 @@ pub struct JsonOptions {
     /// JSON5 numbers: hexadecimal integers (`0x1F`), a leading `+`, a leading or trailing
     /// decimal point (`.5`, `5.`), `Infinity` and `NaN`, each with an optional sign (`-0x10`,
     /// `+.5`, `-Infinity`, `-NaN`). The reader hands them out as typed numbers or as
-    /// normalized JSON number text, never as JSON5 text.
+    /// normalized JSON number text, never as JSON5 text. `-NaN` is a NaN with its sign bit
+    /// set, which arithmetic ignores and a value written from the token keeps.
     pub json5_numbers: bool,
     /// JSON5 string escapes: escaped line breaks (a `\` before LF, CR, CR LF, U+2028 or
     /// U+2029 continues the string, the break left out), `\'`, `\v`, `\0` (not before a

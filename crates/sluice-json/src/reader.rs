@@ -2326,7 +2326,12 @@ impl<S: Input> JsonReader<S> {
                 let value = signed(f64::INFINITY);
                 return Ok(self.set_pending(Entry::F64, len, Payload::F64(value)));
             }
-            b"NaN" => return Ok(self.set_pending(Entry::F64, len, Payload::F64(f64::NAN))),
+            // `-NaN` keeps its sign as the sign bit, as `-0x0` keeps it: arithmetic ignores
+            // it, but a MessagePack `f64` or a native value written from the token keeps it.
+            b"NaN" => {
+                let value = signed(f64::NAN);
+                return Ok(self.set_pending(Entry::F64, len, Payload::F64(value)));
+            }
             _ => {}
         }
         if let [b'0', b'x' | b'X', digits @ ..] = body {

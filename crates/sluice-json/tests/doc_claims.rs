@@ -221,6 +221,8 @@ fn json5_number_spellings_reach_the_caller_typed_or_as_json_number_text() {
     assert_eq!(first("Infinity"), "F64(inf)");
     assert_eq!(first("-Infinity"), "F64(-inf)");
     assert_eq!(first("NaN"), "F64(NaN)");
+    let mut reader = JsonReader::from_str("-NaN").with_options(json5());
+    assert!(reader.read_f64().unwrap().is_sign_negative());
     assert_eq!(first("+1"), r#"Text("1", Integer)"#);
     assert_eq!(first(".5"), r#"Text("0.5", Float)"#);
     assert_eq!(first("5."), r#"Text("5.0", Float)"#);

@@ -1371,6 +1371,43 @@ fn json5_numbers_read_the_same_through_every_read_and_are_written_back_as_json()
 }
 
 #[test]
+fn a_minus_sign_before_nan_is_kept_as_the_sign_bit() {
+    // JSON5 reads `-NaN` as ECMAScript's `-NaN`, a NaN; arithmetic ignores a NaN's sign, but
+    // the token keeps it (as `-0x0` keeps the sign of zero), so a value written from it (a
+    // MessagePack `f64`, a native field) keeps it too. `NaN` and `+NaN` are positive.
+    for (input, negative) in [
+        ("NaN", false),
+        ("+NaN", false),
+        ("-NaN", true),
+        ("[-NaN, NaN]", true),
+    ] {
+        let tokens = tokens_of(input, &json5_numbers_only());
+        let first = tokens
+            .iter()
+            .find_map(|token| match token {
+                Token::Number(OwnedNumber::F64(v)) => Some(*v),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{input}: {tokens:?}"));
+        assert!(first.is_nan(), "{input}");
+        assert_eq!(first.is_sign_negative(), negative, "{input}");
+    }
+    for chunk in [1, 2, 3] {
+        let mut reader = JsonReader::from_read(common::Trickle {
+            bytes: b"-NaN",
+            chunk,
+        })
+        .with_options(json5_numbers_only());
+        let value = reader.read_f64().unwrap();
+        assert!(
+            value.is_nan() && value.is_sign_negative(),
+            "{chunk}-byte reads"
+        );
+        reader.finish().unwrap();
+    }
+}
+
+#[test]
 fn a_malformed_json5_number_is_an_invalid_number_over_its_whole_word() {
     assert_errors(
         &json5_numbers_only(),
