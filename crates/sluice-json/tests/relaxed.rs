@@ -1940,3 +1940,87 @@ proptest::proptest! {
         }
     }
 }
+
+/// `input` read with the JSON5 preset (from a slice, and through `io::Read` 1, 2 and 3 bytes a
+/// read) and piped into a condensed writer with `non_finite`: the text written, or the
+/// error's code and span; every path must give the same.
+#[track_caller]
+fn piped_json5(
+    input: &str,
+    non_finite: sluice_json::NonFinite,
+) -> Result<String, (String, Option<Span>)> {
+    fn pipe_into<S: sluice_json::Input>(
+        mut reader: JsonReader<S>,
+        non_finite: sluice_json::NonFinite,
+    ) -> Result<String, (String, Option<Span>)> {
+        let options = sluice_json::WriterOptions {
+            non_finite,
+            ..sluice_json::WriterOptions::condensed()
+        };
+        let mut writer = sluice_json::JsonWriter::new(Vec::new(), options);
+        sluice_core::pipe(&mut reader, &mut writer)
+            .and_then(|()| reader.finish())
+            .and_then(|()| writer.into_string())
+            .map_err(|err| (err.code().to_string(), err.span()))
+    }
+    let slice = pipe_into(
+        JsonReader::from_str(input).with_options(JsonOptions::json5()),
+        non_finite,
+    );
+    for chunk in [1, 2, 3] {
+        let reader = JsonReader::new(
+            common::trickle_input(input.as_bytes(), chunk),
+            JsonOptions::json5(),
+        );
+        assert_eq!(
+            pipe_into(reader, non_finite),
+            slice,
+            "{input:?}, {chunk}-byte reads"
+        );
+    }
+    slice
+}
+
+#[test]
+fn a_json5_document_piped_to_a_json_writer_is_json_with_every_value_kept() {
+    // Every JSON5 spelling of a finite value has a JSON spelling of the same value: the
+    // output is JSON (serde_json reads it) whatever the writer's non-finite setting, and
+    // hexadecimal integers beyond 64 bits are written with every digit, not rounded.
+    let input = "// settings\n{\n  unquoted: 'single \"quoted\"',\n  'single key': \"double\",\n  \
+                 $_: 'a\\x41\\u0042\\v\\0 \\\n  continued',\n  hex: 0x1F, neg_hex: -0x1F, plus_hex: +0x1F,\n  \
+                 wide: 0xFFFFFFFFFFFFFFFFFF, neg_wide: -0xFFFFFFFFFFFFFFFFFF,\n  \
+                 plus: +1, lead: .5, trail: 5., both: -.5e3, exp: 5.e3, zero: -0x0,\n  \
+                 list: [1, 2,], /* done */\n}\n";
+    let expected = r#"{"unquoted":"single \"quoted\"","single key":"double","$_":"aAB\u000b\u0000   continued","hex":31,"neg_hex":-31,"plus_hex":31,"wide":4722366482869645213695,"neg_wide":-4722366482869645213695,"plus":1,"lead":0.5,"trail":5.0,"both":-0.5e3,"exp":5.0e3,"zero":-0.0,"list":[1,2]}"#;
+    for non_finite in [
+        sluice_json::NonFinite::Error,
+        sluice_json::NonFinite::Null,
+        sluice_json::NonFinite::Json5,
+    ] {
+        let written = piped_json5(input, non_finite).unwrap();
+        assert_eq!(written, expected, "{non_finite:?}");
+        let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert!(value["wide"].is_number() && value["neg_wide"].is_number());
+        assert_eq!(value["$_"], "aAB\u{b}\u{0}   continued");
+    }
+    // `Infinity` and `NaN` have no JSON spelling: refused over the literal, written as
+    // `null` (the value lost, as the writer's option says), or as JSON5 literals that the
+    // JSON5 reader reads back to the same values (a NaN's sign is not written).
+    let input = "{inf: +Infinity, ninf: -Infinity, nan: NaN, nnan: -NaN}";
+    assert_eq!(
+        piped_json5(input, sluice_json::NonFinite::Error),
+        Err((codes::NON_FINITE_NUMBER.to_string(), Some(Span::new(6, 15))))
+    );
+    let nulls = piped_json5(input, sluice_json::NonFinite::Null).unwrap();
+    assert_eq!(nulls, r#"{"inf":null,"ninf":null,"nan":null,"nnan":null}"#);
+    serde_json::from_str::<serde_json::Value>(&nulls).unwrap();
+    let literals = piped_json5(input, sluice_json::NonFinite::Json5).unwrap();
+    assert_eq!(
+        literals,
+        r#"{"inf":Infinity,"ninf":-Infinity,"nan":NaN,"nnan":NaN}"#
+    );
+    let back = tokens_of(&literals, &JsonOptions::json5());
+    assert_eq!(back[2], Token::Number(OwnedNumber::F64(f64::INFINITY)));
+    assert_eq!(back[4], Token::Number(OwnedNumber::F64(f64::NEG_INFINITY)));
+    assert!(matches!(back[6], Token::Number(OwnedNumber::F64(v)) if v.is_nan()));
+}
