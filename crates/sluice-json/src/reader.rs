@@ -2320,6 +2320,14 @@ impl<S: Input> JsonReader<S> {
             _ => (false, text),
         };
         let sign_len = text.len() - body.len();
+        // An unsigned word that starts like neither `Infinity` nor `NaN` (`None`, `NULL`,
+        // `INFINITY`) is a word out of place, not a number misspelt: refused as strict JSON
+        // and the other words (`True`, `nul`) are.
+        let like = |literal: &[u8]| body.starts_with(literal) || literal.starts_with(body);
+        if sign_len == 0 && matches!(body, [b'I' | b'N', ..]) && !like(b"Infinity") && !like(b"NaN")
+        {
+            return Err(self.unexpected_here(codes::UNEXPECTED_TOKEN, "a value"));
+        }
         let signed = |v: f64| if negative { -v } else { v };
         match body {
             b"Infinity" => {

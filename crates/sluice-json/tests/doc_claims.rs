@@ -425,6 +425,12 @@ fn every_example_of_the_error_table_has_its_code_and_span() {
         ("[-]", strict(), codes::INVALID_NUMBER, (1, 2)),
         ("[1e]", strict(), codes::INVALID_NUMBER, (1, 3)),
         ("[2.e3]", strict(), codes::INVALID_NUMBER, (1, 5)),
+        ("[None]", json5(), codes::UNEXPECTED_TOKEN, (1, 5)),
+        ("[0x]", json5(), codes::INVALID_NUMBER, (1, 3)),
+        ("[.e3]", json5(), codes::INVALID_NUMBER, (1, 4)),
+        ("[+-1]", json5(), codes::INVALID_NUMBER, (1, 4)),
+        ("[Inf]", json5(), codes::INVALID_NUMBER, (1, 4)),
+        ("[Infinityx]", json5(), codes::INVALID_NUMBER, (1, 10)),
         (
             r#"{"a": 1, "a": 2}"#,
             strict(),

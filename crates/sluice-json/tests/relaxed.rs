@@ -1450,6 +1450,39 @@ fn a_malformed_json5_number_is_an_invalid_number_over_its_whole_word() {
             ("nan", codes::UNEXPECTED_TOKEN, (0, 3)),
         ],
     );
+}
+
+#[test]
+fn a_capitalized_word_that_starts_like_no_json5_number_is_an_unexpected_token() {
+    // `None` or `NULL` in a config file is a word out of place, as `True` and `nul` are, and
+    // as strict JSON reports it; only a word that agrees with `Infinity` or `NaN` as far as
+    // both go, or one with a sign, is a number misspelt.
+    for options in [json5_numbers_only(), JsonOptions::json5(), strict()] {
+        assert_errors(
+            &options,
+            &[
+                ("[None]", codes::UNEXPECTED_TOKEN, (1, 5)),
+                ("[NULL]", codes::UNEXPECTED_TOKEN, (1, 5)),
+                ("{\"a\": Nil}", codes::UNEXPECTED_TOKEN, (6, 9)),
+                ("[INFINITY]", codes::UNEXPECTED_TOKEN, (1, 9)),
+                ("[Nan]", codes::UNEXPECTED_TOKEN, (1, 4)),
+                ("[Infinite, 1]", codes::UNEXPECTED_TOKEN, (1, 9)),
+                ("Null", codes::UNEXPECTED_TOKEN, (0, 4)),
+                ("[True]", codes::UNEXPECTED_TOKEN, (1, 5)),
+            ],
+        );
+    }
+    assert_errors(
+        &json5_numbers_only(),
+        &[
+            ("[Inf]", codes::INVALID_NUMBER, (1, 4)),
+            ("[N]", codes::INVALID_NUMBER, (1, 2)),
+            ("[Na]", codes::INVALID_NUMBER, (1, 3)),
+            ("[NaNa]", codes::INVALID_NUMBER, (1, 5)),
+            ("[-None]", codes::INVALID_NUMBER, (1, 6)),
+            ("[+NULL]", codes::INVALID_NUMBER, (1, 6)),
+        ],
+    );
     // Several values: a number does not end at a sign or a second point.
     let several = JsonOptions {
         multiple_values: true,
