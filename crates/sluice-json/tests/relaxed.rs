@@ -1975,8 +1975,9 @@ proptest::proptest! {
 }
 
 /// `input` read with the JSON5 preset (from a slice, and through `io::Read` 1, 2 and 3 bytes a
-/// read) and piped into a condensed writer with `non_finite`: the text written, or the
-/// error's code and span; every path must give the same.
+/// read) and piped into a condensed writer with `non_finite` (by `pipe`, and by a
+/// `PipeVisitor` for the slice): the text written, or the error's code and span; every
+/// path must give the same.
 #[track_caller]
 fn piped_json5(
     input: &str,
@@ -1985,20 +1986,29 @@ fn piped_json5(
     fn pipe_into<S: sluice_json::Input>(
         mut reader: JsonReader<S>,
         non_finite: sluice_json::NonFinite,
+        visitor: bool,
     ) -> Result<String, (String, Option<Span>)> {
         let options = sluice_json::WriterOptions {
             non_finite,
             ..sluice_json::WriterOptions::condensed()
         };
         let mut writer = sluice_json::JsonWriter::new(Vec::new(), options);
-        sluice_core::pipe(&mut reader, &mut writer)
+        let piped = if visitor {
+            sluice_core::PipeVisitor::new().run(&mut reader, &mut writer)
+        } else {
+            sluice_core::pipe(&mut reader, &mut writer)
+        };
+        piped
             .and_then(|()| reader.finish())
             .and_then(|()| writer.into_string())
             .map_err(|err| (err.code().to_string(), err.span()))
     }
-    let slice = pipe_into(
-        JsonReader::from_str(input).with_options(JsonOptions::json5()),
-        non_finite,
+    let open = || JsonReader::from_str(input).with_options(JsonOptions::json5());
+    let slice = pipe_into(open(), non_finite, false);
+    assert_eq!(
+        pipe_into(open(), non_finite, true),
+        slice,
+        "{input:?}, visitor"
     );
     for chunk in [1, 2, 3] {
         let reader = JsonReader::new(
@@ -2006,7 +2016,7 @@ fn piped_json5(
             JsonOptions::json5(),
         );
         assert_eq!(
-            pipe_into(reader, non_finite),
+            pipe_into(reader, non_finite, false),
             slice,
             "{input:?}, {chunk}-byte reads"
         );
@@ -2056,4 +2066,27 @@ fn a_json5_document_piped_to_a_json_writer_is_json_with_every_value_kept() {
     assert_eq!(back[2], Token::Number(OwnedNumber::F64(f64::INFINITY)));
     assert_eq!(back[4], Token::Number(OwnedNumber::F64(f64::NEG_INFINITY)));
     assert!(matches!(back[6], Token::Number(OwnedNumber::F64(v)) if v.is_nan()));
+}
+
+#[test]
+fn a_json5_document_of_comments_and_json5_whitespace_alone_holds_no_value() {
+    // A line comment may end at U+2028 or U+2029, and JSON5 whitespace may stand around
+    // comments; neither makes a value. One root: the input ends where a value is due. Several
+    // values: zero of them.
+    let several = JsonOptions {
+        multiple_values: true,
+        ..JsonOptions::json5()
+    };
+    for input in [
+        "// c\u{2028}",
+        "\u{feff}/* a */\u{a0}// b\u{2029}\u{3000}",
+        "/* \u{2028} */",
+        "\u{b}//\u{2029}//\u{2028}",
+    ] {
+        assert_errors(
+            &JsonOptions::json5(),
+            &[(input, codes::UNEXPECTED_EOF, (input.len(), input.len()))],
+        );
+        assert_eq!(tokens_of(input, &several), [], "{input:?}");
+    }
 }
