@@ -1370,6 +1370,111 @@ fn json5_numbers_read_the_same_through_every_read_and_are_written_back_as_json()
     assert_eq!(err.code(), codes::NON_FINITE_NUMBER);
 }
 
+/// Every read of the number `input` (read with the JSON5 preset) as text: `read_f64`,
+/// `read_f32`, `read_i64`, `read_u64`, `read_u128`, `read_number`, then `skip` and `finish`;
+/// a read that fails is its code and span.
+fn every_read<S: sluice_json::Input>(open: impl Fn() -> JsonReader<S>) -> [String; 7] {
+    fn shown<T: std::fmt::Debug>(result: sluice_core::Result<T>) -> String {
+        match result {
+            Ok(value) => format!("{value:?}"),
+            Err(err) => {
+                let span = err.span().map(|s| (s.start, s.end));
+                format!("{} {span:?}", err.code())
+            }
+        }
+    }
+    let number = open()
+        .read_number()
+        .map(sluice_core::Number::to_owned_number);
+    let mut skipped = open();
+    let skip = skipped.skip().and_then(|()| skipped.finish());
+    [
+        shown(open().read_f64()),
+        shown(open().read_f32()),
+        shown(open().read_i64()),
+        shown(open().read_u64()),
+        shown(open().read_u128()),
+        shown(number),
+        shown(skip),
+    ]
+}
+
+#[test]
+fn every_json5_number_spelling_reads_alike_through_every_read_and_skip() {
+    // input | read_f64 | read_f32 | read_i64 | read_u64 | read_u128 | read_number ("range"
+    // and "integer" stand for core/NumberOutOfRange and core/NumberNotInteger over the whole
+    // input); `skip` reads every one.
+    const ROWS: &str = r#"
+        +Infinity           | inf                   | inf          | range | range                | range                  | F64(inf)
+        -Infinity           | -inf                  | -inf         | range | range                | range                  | F64(-inf)
+        +NaN                | NaN                   | NaN          | range | range                | range                  | F64(NaN)
+        0X1F                | 31.0                  | 31.0         | 31    | 31                   | 31                     | U64(31)
+        -0x1F               | -31.0                 | -31.0        | -31   | range                | range                  | I64(-31)
+        +0x1F               | 31.0                  | 31.0         | 31    | 31                   | 31                     | U64(31)
+        0xFFFFFFFFFFFFFFFF  | 1.8446744073709552e19 | 1.8446744e19 | range | 18446744073709551615 | 18446744073709551615   | U64(18446744073709551615)
+        0xFFFFFFFFFFFFFFFFFF | 4.722366482869645e21 | 4.7223665e21 | range | range                | 4722366482869645213695 | Text("4722366482869645213695", Integer)
+        .5                  | 0.5                   | 0.5          | integer | integer            | integer                | Text("0.5", Float)
+        5.                  | 5.0                   | 5.0          | 5     | 5                    | 5                      | Text("5.0", Float)
+        5.e3                | 5000.0                | 5000.0       | 5000  | 5000                 | 5000                   | Text("5.0e3", Float)
+        -.5                 | -0.5                  | -0.5         | integer | integer            | integer                | Text("-0.5", Float)
+        +0                  | 0.0                   | 0.0          | 0     | 0                    | 0                      | Text("0", Integer)
+        -0.                 | -0.0                  | -0.0         | 0     | 0                    | 0                      | Text("-0.0", Float)
+    "#;
+    let run = |input: &str| -> Vec<[String; 7]> {
+        let mut runs = vec![every_read(|| {
+            JsonReader::from_str(input).with_options(JsonOptions::json5())
+        })];
+        for chunk in [1, 2, 3] {
+            runs.push(every_read(|| {
+                JsonReader::new(
+                    common::trickle_input(input.as_bytes(), chunk),
+                    JsonOptions::json5(),
+                )
+            }));
+        }
+        runs
+    };
+    for row in ROWS.lines().filter(|line| !line.trim().is_empty()) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let [input, f64, f32, i64, u64, u128, number] = cells[..] else {
+            panic!("{row}");
+        };
+        let whole = Some((0, input.len()));
+        let cell = |cell: &str| match cell {
+            "range" => format!("{} {whole:?}", core_codes::NUMBER_OUT_OF_RANGE),
+            "integer" => format!("{} {whole:?}", core_codes::NUMBER_NOT_INTEGER),
+            _ => cell.to_string(),
+        };
+        let expected = [f64, f32, i64, u64, u128, number, "()"].map(cell);
+        for (path, reads) in run(input).into_iter().enumerate() {
+            assert_eq!(reads, expected, "{input}, path {path}");
+        }
+    }
+    // A malformed number fails every read and `skip` alike, over its whole word.
+    for input in [
+        "0x",
+        "0x1.8",
+        ".e3",
+        "01",
+        "00",
+        "+-1",
+        "++1",
+        "1e+",
+        "1_000",
+        "Infinityx",
+        "0x1G",
+    ] {
+        let error = format!("{} {:?}", codes::INVALID_NUMBER, Some((0, input.len())));
+        for (path, reads) in run(input).into_iter().enumerate() {
+            assert_eq!(
+                reads,
+                [(); 7].map(|()| error.clone()),
+                "{input}, path {path}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_minus_sign_before_nan_is_kept_as_the_sign_bit() {
     // JSON5 reads `-NaN` as ECMAScript's `-NaN`, a NaN; arithmetic ignores a NaN's sign, but
