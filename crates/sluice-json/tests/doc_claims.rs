@@ -298,6 +298,118 @@ fn several_root_values_need_whitespace_only_where_they_would_run_together() {
 }
 
 #[test]
+fn each_json5_row_of_the_options_table_allows_its_examples_with_its_switch_alone() {
+    // The examples of each JSON5 row: read with that switch alone, refused by strict JSON.
+    let only = |set: fn(&mut JsonOptions)| {
+        let mut options = strict();
+        set(&mut options);
+        options
+    };
+    let rows: [(JsonOptions, &[&str]); 6] = [
+        (
+            only(|o| o.unquoted_keys = true),
+            &["{name: 1}", "{café: 1}", r"{\u0061: 1}"],
+        ),
+        (
+            only(|o| o.single_quotes = true),
+            &["'strings'", "{'keys': 1}"],
+        ),
+        (
+            only(|o| o.json5_numbers = true),
+            &[
+                "0x1F",
+                "+1",
+                ".5",
+                "5.",
+                "Infinity",
+                "NaN",
+                "-0x10",
+                "+Infinity",
+                "-NaN",
+            ],
+        ),
+        (
+            only(|o| o.json5_escapes = true),
+            &[
+                "\"a\\\nb\"",
+                "\"a\\\rb\"",
+                "\"a\\\r\nb\"",
+                "\"a\\\u{2028}b\"",
+                "\"a\\\u{2029}b\"",
+                r#""\'""#,
+                r#""\v""#,
+                r#""\0""#,
+                r#""\x41""#,
+                r#""\q""#,
+                "\"\\\u{1}\"",
+            ],
+        ),
+        (
+            only(|o| o.json5_whitespace = true),
+            &[
+                "\u{b}1",
+                "\u{c}1",
+                "\u{a0}1",
+                "1\u{feff}",
+                "\u{2028}1",
+                "\u{2029}1",
+                "\u{1680}1",
+                "\u{2000}1",
+                "\u{200a}1",
+                "\u{202f}1",
+                "\u{205f}1",
+                "\u{3000}1",
+            ],
+        ),
+        (
+            only(|o| o.json5_control_characters = true),
+            &["\"a\tb\"", "\"\u{0}\u{1f}\""],
+        ),
+    ];
+    for (options, examples) in rows {
+        for text in examples {
+            assert!(read(text, &options).is_ok(), "{text:?} with {options:?}");
+            assert!(read(text, &strict()).is_err(), "{text:?} in strict JSON");
+        }
+    }
+    // What the rows leave out: `\'` takes `json5_escapes` besides `single_quotes`; `\0`
+    // before a digit and the digits 1 to 9 are no escapes; a raw line feed or carriage
+    // return stays refused.
+    let quotes = only(|o| o.single_quotes = true);
+    let err = error(r"'it\'s'", &quotes);
+    assert_eq!((err.code(), span(&err)), (codes::INVALID_ESCAPE, (3, 5)));
+    let both = JsonOptions {
+        json5_escapes: true,
+        ..quotes
+    };
+    assert_eq!(
+        read(r"'it\'s'", &both).unwrap(),
+        [Token::String("it's".into())]
+    );
+    let escapes = only(|o| o.json5_escapes = true);
+    for digit in ['1', '2', '3', '4', '5', '6', '7', '8', '9'] {
+        let text = format!("\"\\{digit}\"");
+        let err = error(&text, &escapes);
+        assert_eq!(
+            (err.code(), span(&err)),
+            (codes::INVALID_ESCAPE, (1, 3)),
+            "{text}"
+        );
+    }
+    let err = error(r#""\01""#, &escapes);
+    assert_eq!((err.code(), span(&err)), (codes::INVALID_ESCAPE, (1, 3)));
+    let control = only(|o| o.json5_control_characters = true);
+    for text in ["\"a\nb\"", "\"a\rb\""] {
+        let err = error(text, &control);
+        assert_eq!(
+            (err.code(), span(&err)),
+            (codes::CONTROL_CHARACTER, (2, 3)),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
 fn json5_identifier_keys_follow_the_chapters_examples() {
     let keys = |text: &str| -> Vec<String> {
         read(text, &json5())
