@@ -530,6 +530,27 @@ impl<W: io::Write> JsonWriter<W> {
 
     /// Writes the next value (a scalar, or a container with everything in it) on one line,
     /// even in pretty output. Items are separated by `", "`.
+    ///
+    /// The request is for the next value at the level where it is made: asked in key
+    /// position, it is for the value of the key that follows. It lapses when that level
+    /// ends first (the container closes with no further value), so it never reaches a value
+    /// of the enclosing level. Asking twice before the value is asking once.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::JsonWriter;
+    /// let mut writer = JsonWriter::pretty(Vec::new());
+    /// writer.write_array_root(None)?;
+    /// writer.write_array_root(None)?;
+    /// writer.inline_next_value(); // no value follows in this array: the request lapses
+    /// writer.write_array_end()?;
+    /// writer.write_array_root(None)?;
+    /// writer.write_u64(1)?;
+    /// writer.write_array_end()?;
+    /// writer.write_array_end()?;
+    /// assert_eq!(writer.into_string()?, "[\n  [],\n  [\n    1\n  ]\n]");
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     pub fn inline_next_value(&mut self) {
         self.inline_next = true;
     }
@@ -962,6 +983,10 @@ impl<W: io::Write> JsonWriter<W> {
             self.slot = parent.slot();
             if self.options.pretty {
                 self.level = parent.level();
+                // A request for the next value of the level that ends here lapses with it:
+                // kept, it put the parent's next container on one line. (Only pretty
+                // output reads it.)
+                self.inline_next = false;
             }
         }
         if self.slot == Slot::Root {

@@ -701,6 +701,61 @@ fn an_inline_request_used_by_a_scalar_in_a_one_line_container_does_not_outlive_i
 }
 
 #[test]
+fn an_inline_request_lapses_when_its_container_ends_with_no_value() {
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_array_root(None).unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(1).unwrap();
+    // Asked for a next item of this array, which ends instead.
+    writer.inline_next_value();
+    writer.write_array_end().unwrap();
+    // The next item of the outer array: nobody asked for it to be on one line.
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(2).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_array_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "[\n  [\n    1\n  ],\n  [\n    2\n  ]\n]"
+    );
+}
+
+#[test]
+fn an_inline_request_in_key_position_lapses_when_its_object_ends() {
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_map_root(None).unwrap();
+    writer.write_name("a").unwrap();
+    writer.write_map_root(None).unwrap();
+    // Asked for the value of a key that never comes: the object ends, empty.
+    writer.inline_next_value();
+    writer.write_map_end().unwrap();
+    writer.write_name("b").unwrap();
+    writer.write_map_root(None).unwrap();
+    writer.write_name("c").unwrap();
+    writer.write_null().unwrap();
+    writer.write_map_end().unwrap();
+    writer.write_map_end().unwrap();
+    assert_eq!(
+        writer.into_string().unwrap(),
+        "{\n  \"a\": {},\n  \"b\": {\n    \"c\": null\n  }\n}"
+    );
+}
+
+#[test]
+fn an_inline_request_asked_for_a_member_value_still_applies_after_its_key() {
+    let mut writer = JsonWriter::pretty(Vec::new());
+    writer.write_map_root(None).unwrap();
+    writer.inline_next_value();
+    writer.write_name("a").unwrap();
+    writer.write_array_root(None).unwrap();
+    writer.write_u64(1).unwrap();
+    writer.write_u64(2).unwrap();
+    writer.write_array_end().unwrap();
+    writer.write_map_end().unwrap();
+    assert_eq!(writer.into_string().unwrap(), "{\n  \"a\": [1, 2]\n}");
+}
+
+#[test]
 fn an_ndjson_writer_hands_the_sink_whole_lines_only() {
     /// Keeps each piece the writer hands over.
     struct Pieces(Vec<Vec<u8>>);
