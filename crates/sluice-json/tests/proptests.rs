@@ -327,3 +327,224 @@ proptest! {
         prop_assert_eq!(writer.into_string().unwrap(), serde_json::to_string(&value).unwrap());
     }
 }
+
+// The inline override (`inline_next_value`) against a reference model of pretty output.
+
+/// A value of the model with the `inline_next_value()` calls made around it.
+#[derive(Debug, Clone)]
+enum Shape {
+    Null,
+    Int(i64),
+    Text(String),
+    /// The items, then how many requests are made after the last one, before the end.
+    Array(Vec<Placed>, u8),
+    /// The members (keys `k0`, `k1`, ...), then the requests made before the end.
+    Object(Vec<Member>, u8),
+}
+
+/// A value and how many requests are made right before it.
+#[derive(Debug, Clone)]
+struct Placed {
+    asks: u8,
+    shape: Shape,
+}
+
+/// An object member: requests before its key and between key and value; with `flush`,
+/// the output is handed to the sink between them.
+#[derive(Debug, Clone)]
+struct Member {
+    before_key: u8,
+    flush: bool,
+    before_value: u8,
+    shape: Shape,
+}
+
+/// No request, one, or two in a row.
+fn asks() -> impl Strategy<Value = u8> {
+    prop_oneof![6 => Just(0u8), 3 => Just(1u8), 1 => Just(2u8)]
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    let leaf = prop_oneof![
+        Just(Shape::Null),
+        any::<i64>().prop_map(Shape::Int),
+        "[a-z \"\\\\é]{0,4}".prop_map(Shape::Text),
+    ];
+    leaf.prop_recursive(4, 48, 5, |inner| {
+        let placed = (asks(), inner.clone()).prop_map(|(asks, shape)| Placed { asks, shape });
+        let member = (asks(), any::<bool>(), asks(), inner).prop_map(
+            |(before_key, flush, before_value, shape)| Member {
+                before_key,
+                flush,
+                before_value,
+                shape,
+            },
+        );
+        prop_oneof![
+            (prop::collection::vec(placed, 0..5), asks())
+                .prop_map(|(items, end)| Shape::Array(items, end)),
+            (prop::collection::vec(member, 0..5), asks())
+                .prop_map(|(members, end)| Shape::Object(members, end)),
+        ]
+    })
+}
+
+fn ask(writer: &mut JsonWriter<Vec<u8>>, times: u8) {
+    for _ in 0..times {
+        writer.inline_next_value();
+    }
+}
+
+/// Writes `shape`, making its requests where it says.
+fn drive(shape: &Shape, writer: &mut JsonWriter<Vec<u8>>) -> sluice_core::Result<()> {
+    match shape {
+        Shape::Null => writer.write_null(),
+        Shape::Int(v) => writer.write_i64(*v),
+        Shape::Text(text) => writer.write_str(text),
+        Shape::Array(items, end) => {
+            writer.write_array_root(None)?;
+            for item in items {
+                ask(writer, item.asks);
+                drive(&item.shape, writer)?;
+            }
+            ask(writer, *end);
+            writer.write_array_end()
+        }
+        Shape::Object(members, end) => {
+            writer.write_map_root(None)?;
+            for (i, member) in members.iter().enumerate() {
+                ask(writer, member.before_key);
+                writer.write_name(&format!("k{i}"))?;
+                if member.flush {
+                    writer.flush()?;
+                }
+                ask(writer, member.before_value);
+                drive(&member.shape, writer)?;
+            }
+            ask(writer, *end);
+            writer.write_map_end()
+        }
+    }
+}
+
+/// The text pretty output must give `shape` (two-space indentation, `": "`), `depth`
+/// levels deep. The rule for one line: a value asked for (a request at its own level since
+/// the value before it: right before it, or before its key) is on one line with everything
+/// in it, and so is everything inside a one-line value; a request before a container's end
+/// asked for a value that never came, and lapses with the container.
+fn expected(shape: &Shape, inline: bool, depth: usize, nested_on_new_line: bool, out: &mut String) {
+    let indent = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    let (open, close, len) = match shape {
+        Shape::Null => return out.push_str("null"),
+        Shape::Int(v) => return out.push_str(&v.to_string()),
+        Shape::Text(text) => return out.push_str(&serde_json::to_string(text).unwrap()),
+        Shape::Array(items, _) => ('[', ']', items.len()),
+        Shape::Object(members, _) => ('{', '}', members.len()),
+    };
+    out.push(open);
+    for i in 0..len {
+        if i > 0 {
+            out.push(',');
+        }
+        if inline {
+            if i > 0 {
+                out.push(' ');
+            }
+        } else {
+            indent(out, depth + 1);
+        }
+        match shape {
+            Shape::Array(items, _) => {
+                let item = &items[i];
+                expected(
+                    &item.shape,
+                    inline || item.asks > 0,
+                    depth + 1,
+                    nested_on_new_line,
+                    out,
+                );
+            }
+            Shape::Object(members, _) => {
+                let member = &members[i];
+                let value_inline = inline || member.before_key + member.before_value > 0;
+                out.push_str(&format!("\"k{i}\":"));
+                let container = matches!(member.shape, Shape::Array(..) | Shape::Object(..));
+                if nested_on_new_line && container && !value_inline {
+                    indent(out, depth + 1);
+                } else {
+                    out.push(' ');
+                }
+                expected(
+                    &member.shape,
+                    value_inline,
+                    depth + 1,
+                    nested_on_new_line,
+                    out,
+                );
+            }
+            _ => unreachable!("only containers have items"),
+        }
+    }
+    if len > 0 && !inline {
+        indent(out, depth);
+    }
+    out.push(close);
+}
+
+/// The value serde_json must read from the output of `shape`.
+fn serde_of(shape: &Shape) -> serde_json::Value {
+    use serde_json::Value as Serde;
+    match shape {
+        Shape::Null => Serde::Null,
+        Shape::Int(v) => Serde::from(*v),
+        Shape::Text(text) => Serde::from(text.as_str()),
+        Shape::Array(items, _) => items.iter().map(|item| serde_of(&item.shape)).collect(),
+        Shape::Object(members, _) => Serde::Object(
+            members
+                .iter()
+                .enumerate()
+                .map(|(i, member)| (format!("k{i}"), serde_of(&member.shape)))
+                .collect(),
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn inline_requests_put_on_one_line_exactly_the_values_the_model_says(
+        roots in prop::collection::vec((asks(), shape()), 1..4),
+        after_last in asks(),
+        nested_on_new_line in any::<bool>(),
+    ) {
+        let options = WriterOptions {
+            nested_on_new_line,
+            multiple_values: true,
+            ..WriterOptions::pretty()
+        };
+        let mut writer = JsonWriter::new(Vec::new(), options);
+        let mut model = String::new();
+        for (i, (asks, shape)) in roots.iter().enumerate() {
+            if i > 0 {
+                model.push('\n');
+            }
+            ask(&mut writer, *asks);
+            drive(shape, &mut writer).unwrap();
+            expected(shape, *asks > 0, 0, nested_on_new_line, &mut model);
+        }
+        // Asked for a root value that never comes.
+        ask(&mut writer, after_last);
+        let text = writer.into_string().unwrap();
+        prop_assert_eq!(&text, &model);
+        let read = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| TestCaseError::fail(format!("serde_json refuses {text:?}: {err}")))?;
+        let values: Vec<_> = roots.iter().map(|(_, shape)| serde_of(shape)).collect();
+        prop_assert_eq!(read, values);
+    }
+}
