@@ -427,15 +427,22 @@ fn drive(shape: &Shape, writer: &mut JsonWriter<Vec<u8>>) -> sluice_core::Result
     }
 }
 
-/// The text pretty output must give `shape` (two-space indentation, `": "`), `depth`
-/// levels deep. The rule for one line: a value asked for (a request at its own level since
+/// The layout options the model follows.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    indent: &'static str,
+    space_after_colon: bool,
+    nested_on_new_line: bool,
+}
+
+/// The text pretty output with `layout` must give `shape`, `depth` levels deep. The rule for one line: a value asked for (a request at its own level since
 /// the value before it: right before it, or before its key) is on one line with everything
 /// in it, and so is everything inside a one-line value; a request before a container's end
 /// asked for a value that never came, and lapses with the container.
-fn expected(shape: &Shape, inline: bool, depth: usize, nested_on_new_line: bool, out: &mut String) {
+fn expected(shape: &Shape, inline: bool, depth: usize, layout: Layout, out: &mut String) {
     let indent = |out: &mut String, depth: usize| {
         out.push('\n');
-        out.push_str(&"  ".repeat(depth));
+        out.push_str(&layout.indent.repeat(depth));
     };
     let (open, close, len) = match shape {
         Shape::Null => return out.push_str("null"),
@@ -459,31 +466,19 @@ fn expected(shape: &Shape, inline: bool, depth: usize, nested_on_new_line: bool,
         match shape {
             Shape::Array(items, _) => {
                 let item = &items[i];
-                expected(
-                    &item.shape,
-                    inline || item.asks > 0,
-                    depth + 1,
-                    nested_on_new_line,
-                    out,
-                );
+                expected(&item.shape, inline || item.asks > 0, depth + 1, layout, out);
             }
             Shape::Object(members, _) => {
                 let member = &members[i];
                 let value_inline = inline || member.before_key + member.before_value > 0;
                 out.push_str(&format!("\"k{i}\":"));
                 let container = matches!(member.shape, Shape::Array(..) | Shape::Object(..));
-                if nested_on_new_line && container && !value_inline {
+                if layout.nested_on_new_line && container && !value_inline {
                     indent(out, depth + 1);
-                } else {
+                } else if layout.space_after_colon {
                     out.push(' ');
                 }
-                expected(
-                    &member.shape,
-                    value_inline,
-                    depth + 1,
-                    nested_on_new_line,
-                    out,
-                );
+                expected(&member.shape, value_inline, depth + 1, layout, out);
             }
             _ => unreachable!("only containers have items"),
         }
@@ -520,8 +515,17 @@ proptest! {
         roots in prop::collection::vec((asks(), shape()), 1..4),
         after_last in asks(),
         nested_on_new_line in any::<bool>(),
+        space_after_colon in any::<bool>(),
+        tab in any::<bool>(),
     ) {
+        let layout = Layout {
+            indent: if tab { "\t" } else { "  " },
+            space_after_colon,
+            nested_on_new_line,
+        };
         let options = WriterOptions {
+            indent: layout.indent.to_owned(),
+            space_after_colon,
             nested_on_new_line,
             multiple_values: true,
             ..WriterOptions::pretty()
@@ -534,7 +538,7 @@ proptest! {
             }
             ask(&mut writer, *asks);
             drive(shape, &mut writer).unwrap();
-            expected(shape, *asks > 0, 0, nested_on_new_line, &mut model);
+            expected(shape, *asks > 0, 0, layout, &mut model);
         }
         // Asked for a root value that never comes.
         ask(&mut writer, after_last);
