@@ -40,23 +40,36 @@ struct Cell {
     width: usize,
 }
 
-/// One source line as shown: tabs expanded to spaces, control characters replaced.
-fn expand(bytes: &[u8], tab_width: usize) -> Vec<Cell> {
-    let mut cells = Vec::with_capacity(bytes.len());
-    for c in String::from_utf8_lossy(bytes).chars() {
-        let (shown, width, copies) = match c {
-            '\t' => (' ', 1, tab_width),
-            c if c.is_control() => ('\u{FFFD}', 1, 1),
-            c => (c, unicode_width::UnicodeWidthChar::width(c).unwrap_or(1), 1),
-        };
-        cells.extend(std::iter::repeat_n(Cell { shown, width }, copies));
-    }
-    cells
+/// One source line as shown: tabs expanded to spaces, control characters replaced, each
+/// sequence of bytes that is not UTF-8 shown as one `U+FFFD` (as `String::from_utf8_lossy`
+/// does). Lazy, so that a line megabytes long costs no memory and only the scan of what is
+/// asked for.
+fn cells(bytes: &[u8], tab_width: usize) -> impl Iterator<Item = Cell> + '_ {
+    bytes.utf8_chunks().flat_map(move |chunk| {
+        let bad = (!chunk.invalid().is_empty()).then_some('\u{FFFD}');
+        chunk.valid().chars().chain(bad).flat_map(move |c| {
+            let (shown, width, copies) = match c {
+                '\t' => (' ', 1, tab_width),
+                c if c.is_control() => ('\u{FFFD}', 1, 1),
+                c => (c, unicode_width::UnicodeWidthChar::width(c).unwrap_or(1), 1),
+            };
+            std::iter::repeat_n(Cell { shown, width }, copies)
+        })
+    })
 }
 
-/// The terminal columns `cells` take.
-fn columns(cells: &[Cell]) -> usize {
-    cells.iter().map(|cell| cell.width).sum()
+/// The terminal columns `bytes` take when shown.
+fn columns(bytes: &[u8], tab_width: usize) -> usize {
+    cells(bytes, tab_width).map(|cell| cell.width).sum()
+}
+
+/// Whether `bytes` take at most `width` columns when shown; stops counting past it.
+fn fits(bytes: &[u8], tab_width: usize, width: usize) -> bool {
+    let mut total = 0;
+    cells(bytes, tab_width).all(|cell| {
+        total += cell.width;
+        total <= width
+    })
 }
 
 /// The window of columns `[start, end)` shown for every line of the snippet.
@@ -67,7 +80,7 @@ struct Window {
 }
 
 impl Window {
-    fn show(self, cells: &[Cell]) -> String {
+    fn show(self, cells: impl Iterator<Item = Cell>) -> String {
         let mut text = String::new();
         if self.start > 0 {
             text.push_str("...");
@@ -75,16 +88,18 @@ impl Window {
         let mut column = 0;
         for cell in cells {
             let next = column + cell.width;
-            if column >= self.start && next <= self.end {
+            if next > self.end {
+                // The rest of the line is not shown, however long it is.
+                text.push_str("...");
+                break;
+            }
+            if column >= self.start {
                 text.push(cell.shown);
-            } else if column < self.start && next > self.start {
+            } else if next > self.start {
                 // A wide character cut by the window's start: blanks keep the columns after it.
                 text.extend(std::iter::repeat_n(' ', next - self.start));
             }
             column = next;
-        }
-        if column > self.end {
-            text.push_str("...");
         }
         text
     }
@@ -148,11 +163,12 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
                     .saturating_sub(line_start)
                     .max(local_start),
             );
-            let cell_start = columns(&expand(&line_bytes[..local_start], options.tab_width));
-            let cell_end = columns(&expand(&line_bytes[..local_end], options.tab_width));
+            let tab = options.tab_width;
+            let cell_start = columns(&line_bytes[..local_start], tab);
+            let cell_end = columns(&line_bytes[..local_end], tab);
             let carets = (cell_end - cell_start).max(1);
             let width = options.max_width.max(10);
-            let window = if columns(&expand(line_bytes, options.tab_width)) <= width {
+            let window = if fits(line_bytes, tab, width) {
                 // The line of the error fits; context lines wider than it are cut at the
                 // width too.
                 Window {
@@ -167,8 +183,7 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
                 }
             };
             for shown in first..=last {
-                let cells = expand(index.line_bytes(shown), options.tab_width);
-                let text = window.show(&cells);
+                let text = window.show(cells(index.line_bytes(shown), tab));
                 let number = shown + source.line_offset;
                 let _ = writeln!(out, "{number:>gutter$} | {text}").map(|()| trim_end(&mut out));
                 if shown == line {
