@@ -2,7 +2,7 @@
 //!
 //! Line and column are computed here, from the byte offset, only when the error is shown.
 //! Long lines are windowed around the span so the caret stays on screen; tabs are expanded,
-//! control characters replaced, and every character counted at its width in a terminal (two
+//! control and format characters replaced, and every character counted at its width in a terminal (two
 //! columns for East Asian wide characters and most emoji, none for combining marks), so the
 //! caret line always lines up with the text.
 
@@ -40,7 +40,8 @@ struct Cell {
     width: usize,
 }
 
-/// One source line as shown: tabs expanded to spaces, control characters replaced, each
+/// One source line as shown: tabs expanded to spaces, control and format characters
+/// replaced (see [`unseen`]), each
 /// sequence of bytes that is not UTF-8 shown as one `U+FFFD` (as `String::from_utf8_lossy`
 /// does). Lazy, so that a line megabytes long costs no memory and only the scan of what is
 /// asked for.
@@ -50,12 +51,44 @@ fn cells(bytes: &[u8], tab_width: usize) -> impl Iterator<Item = Cell> + '_ {
         chunk.valid().chars().chain(bad).flat_map(move |c| {
             let (shown, width, copies) = match c {
                 '\t' => (' ', 1, tab_width),
-                c if c.is_control() => ('\u{FFFD}', 1, 1),
+                c if c.is_control() || unseen(c) => ('\u{FFFD}', 1, 1),
                 c => (c, unicode_width::UnicodeWidthChar::width(c).unwrap_or(1), 1),
             };
             std::iter::repeat_n(Cell { shown, width }, copies)
         })
     })
+}
+
+/// Whether `c` is a format character (Unicode category Cf) or a line or paragraph separator
+/// (U+2028, U+2029): shown as it is, it would be invisible (U+200B, U+FEFF), reorder the
+/// rest of the line on screen (the bidirectional controls U+202A..U+202E, U+2066..U+2069),
+/// join its neighbours into one glyph narrower than their columns (U+200D in emoji), or
+/// break the line in some terminals; the caret would not be under what it points at.
+fn unseen(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61C}'
+            | '\u{6DD}'
+            | '\u{70F}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 /// The terminal columns `bytes` take when shown.
@@ -307,6 +340,40 @@ error[core/Custom]: boom
         assert_eq!(
             caret_line,
             format!("  | {}^^^", " ".repeat(25)),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn format_characters_before_the_error_are_shown_replaced_so_the_caret_stays_under_it() {
+        // A right-to-left override would reverse the rest of the line on screen, a zero
+        // width space or a byte order mark would be invisible, a zero width joiner would make
+        // two emoji one glyph, a line separator would break the line in some terminals.
+        for unseen in [
+            '\u{202E}', '\u{2067}', '\u{200B}', '\u{200D}', '\u{2028}', '\u{FEFF}', '\u{AD}',
+        ] {
+            let source = format!("[\"a{unseen}b\", x]");
+            let start = source.find('x').unwrap();
+            let err = error_at(&source, start, start + 1);
+            // The column counts characters: the format character is one.
+            assert_eq!(err.line_column().map(|p| p.column), Some(9));
+            let rendered = err.render();
+            assert!(
+                rendered.contains("1 | [\"a\u{FFFD}b\", x]\n  |         ^\n"),
+                "{unseen:?}: {rendered}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_error_at_a_format_character_puts_one_caret_under_its_replacement() {
+        // Strict JSON refuses U+2028 between tokens: the caret is under what stands there.
+        let source = "{\"a\": 1,\u{2028} \"b\": 2}";
+        let start = source.find('\u{2028}').unwrap();
+        let rendered = error_at(source, start, start + 3).render();
+        assert!(rendered.contains(" --> in.json:1:9\n"), "{rendered}");
+        assert!(
+            rendered.contains("1 | {\"a\": 1,\u{FFFD} \"b\": 2}\n  |         ^\n"),
             "{rendered}"
         );
     }
