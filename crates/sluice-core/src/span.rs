@@ -118,10 +118,30 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    /// Indexes the line starts of `text`.
+    /// Indexes the line starts of `text`, which starts its input (a byte order mark at its
+    /// start is hidden).
     #[must_use]
     pub fn new(text: &'a [u8]) -> LineIndex<'a> {
-        let first = if text.starts_with(BYTE_ORDER_MARK) {
+        LineIndex::indexed(text, true)
+    }
+
+    /// Indexes the line starts of `text` that does not start its input (the lines kept
+    /// around an NDJSON record, the tail of a stream): a U+FEFF at its start is an
+    /// ordinary character, as it is at that place of the whole input.
+    ///
+    /// ```
+    /// use sluice_core::span::LineIndex;
+    /// let line = "\u{FEFF}{}".as_bytes();
+    /// assert_eq!(LineIndex::new(line).line_column(3).column, 1);
+    /// assert_eq!(LineIndex::continuing(line).line_column(3).column, 2);
+    /// ```
+    #[must_use]
+    pub fn continuing(text: &'a [u8]) -> LineIndex<'a> {
+        LineIndex::indexed(text, false)
+    }
+
+    fn indexed(text: &'a [u8], starts_input: bool) -> LineIndex<'a> {
+        let first = if starts_input && text.starts_with(BYTE_ORDER_MARK) {
             BYTE_ORDER_MARK.len()
         } else {
             0

@@ -93,7 +93,21 @@ pub struct SourceText {
     pub text: Arc<[u8]>,
     /// Line number of the first line of `text`, minus one (an NDJSON record that starts on
     /// line 41 of its file has 40 here, so rendered line numbers are the file's).
+    ///
+    /// It also says whether `text` starts the input: only then is a byte order mark at its
+    /// start hidden, as editors hide it; on a later line U+FEFF is a character of its own.
     pub line_offset: usize,
+}
+
+impl SourceText {
+    /// The line index of the text, which starts the input only when no line comes before.
+    fn line_index(&self) -> crate::span::LineIndex<'_> {
+        if self.line_offset == 0 {
+            crate::span::LineIndex::new(&self.text)
+        } else {
+            crate::span::LineIndex::continuing(&self.text)
+        }
+    }
 }
 
 /// Where in the source a span-less error should point, resolved by whoever knows the spans.
@@ -400,7 +414,7 @@ impl Error {
         if span.start > source.text.len() {
             return None;
         }
-        let mut position = crate::span::LineIndex::new(&source.text).line_column(span.start);
+        let mut position = source.line_index().line_column(span.start);
         position.line += source.line_offset;
         Some(position)
     }

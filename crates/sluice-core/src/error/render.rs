@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::Error;
-use crate::span::{LineIndex, character_end, character_start};
+use crate::span::{character_end, character_start};
 
 /// How [`Error::render_with`] lays out a snippet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,7 +160,7 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
         }
         (Some(span), Some(source)) => {
             let text: &[u8] = &source.text;
-            let index = LineIndex::new(text);
+            let index = source.line_index();
             let start = span.start.min(text.len());
             let position = index.line_column(start);
             let line = position.line;
@@ -410,6 +410,34 @@ error[core/Custom]: boom
             rendered.contains("1 | {\"a\" 1}\n  |      ^\n"),
             "{rendered}"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_starting_a_later_line_is_a_character_there() {
+        // Lines kept around an NDJSON record on line 2: U+FEFF starting them is no mark of
+        // the file's encoding but the character the error is about, as in the whole file.
+        let record = "\u{FEFF}{\"a\":2}\n";
+        let whole = format!("{{\"a\":1}}\n{record}");
+        let mut err = error_at(record, 0, 3);
+        let mut source = err.source_text().unwrap().clone();
+        source.line_offset = 1;
+        err = err.with_shared_source(source);
+        let in_whole = error_at(&whole, 8, 11);
+        for err in [err, in_whole] {
+            assert_eq!(err.line_column().map(|p| (p.line, p.column)), Some((2, 1)));
+            let rendered = err.render();
+            assert!(
+                rendered.contains("2 | \u{FFFD}{\"a\":2}\n  | ^\n"),
+                "{rendered}"
+            );
+        }
+        // The `{` after it is in column 2.
+        let mut err = error_at(record, 3, 4);
+        let mut source = err.source_text().unwrap().clone();
+        source.line_offset = 1;
+        err = err.with_shared_source(source);
+        assert_eq!(err.line_column().map(|p| (p.line, p.column)), Some((2, 2)));
+        assert!(err.render().contains("2 | \u{FFFD}{\"a\":2}\n  |  ^\n"));
     }
 
     #[test]
