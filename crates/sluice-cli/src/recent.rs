@@ -51,6 +51,9 @@ pub(crate) struct Recent {
     searched: usize,
     /// The kept bytes, up to the end of what was read.
     bytes: Vec<u8>,
+    /// The source said it has no more bytes: the last kept line is whole, with or without a
+    /// line feed.
+    ended: bool,
 }
 
 impl Default for Recent {
@@ -71,6 +74,7 @@ impl Recent {
             released_line: None,
             searched: 0,
             bytes: Vec::new(),
+            ended: false,
         }
     }
 
@@ -161,9 +165,10 @@ impl Recent {
         } else {
             0
         };
-        // Whole lines only: the bytes read past the error may end inside a line.
+        // Whole lines only: the bytes read past the error may end inside a line, but for
+        // the input's last line, shown as when the input is read whole.
         let to = match memchr::memrchr(b'\n', &self.bytes) {
-            Some(last) if last >= at => last + 1,
+            Some(last) if last >= at && !self.ended => last + 1,
             _ => self.bytes.len(),
         };
         let base = self.start + from;
@@ -236,7 +241,10 @@ impl<R: Read> Tee<R> {
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.recent.borrow_mut().push(&buf[..n]);
+        let mut recent = self.recent.borrow_mut();
+        recent.push(&buf[..n]);
+        // Nothing read into room for something: the end of the input.
+        recent.ended |= n == 0 && !buf.is_empty();
         Ok(n)
     }
 }
@@ -257,6 +265,28 @@ mod tests {
         let err = recent.locate(error_at(15, 16), "in.ndjson");
         let position = err.line_column().map(|p| (p.line, p.column));
         assert_eq!(position, Some((2, 8)));
+    }
+
+    #[test]
+    fn the_last_line_of_an_ended_stream_is_shown_without_its_line_feed() {
+        // Read through to the end, as the reader does before an unclosed string is
+        // reported: the line after the error has no line feed, and is shown all the same.
+        let input = b"[\"abc\ndef\nghi";
+        let recent = Rc::new(RefCell::new(Recent::default()));
+        let mut tee = Tee::new(&input[..], Rc::clone(&recent));
+        let mut read = Vec::new();
+        tee.read_to_end(&mut read).unwrap();
+        let err = recent.borrow().locate(error_at(5, 6), "in.json");
+        assert_eq!(position(&err), Some((1, 6)));
+        assert_eq!(err.source_text().map(|s| &s.text[..]), Some(&input[..]));
+        assert!(err.render().contains("3 | ghi\n"), "{}", err.render());
+        // Before the end, the bytes after the last line feed may be part of a line only.
+        let recent = Rc::new(RefCell::new(Recent::default()));
+        let mut tee = Tee::new(&input[..], Rc::clone(&recent));
+        let mut some = [0; 12];
+        tee.read_exact(&mut some).unwrap();
+        let err = recent.borrow().locate(error_at(5, 6), "in.json");
+        assert_eq!(err.source_text().map(|s| &s.text[..]), Some(&input[..10]));
     }
 
     #[test]

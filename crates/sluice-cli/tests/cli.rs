@@ -1965,3 +1965,37 @@ fn run_with_output_closed(args: &[&str]) -> std::process::Output {
     drop(child.stdout.take());
     child.wait_with_output().unwrap()
 }
+
+#[test]
+fn a_streamed_input_shows_the_same_diagnostic_as_the_file_read_whole() {
+    // The lines after the error, the last one without a line feed, are shown from standard
+    // input as from the file: here the error is found at the end of the input, so all of it
+    // was read. (An error found before the end shows the lines read so far: the command
+    // does not wait on a pipe for more lines of context.)
+    for (name, doc, args) in [
+        (
+            "unclosed.jsonc",
+            &b"[1, /* comment\n more\n less"[..],
+            &["check", "--relaxed"][..],
+        ),
+        (
+            "unclosed.json5",
+            b"['abc\\\ndef\\\nghi",
+            &["check", "--json5"],
+        ),
+    ] {
+        let path = temp_file("streamed-same", name, doc);
+        let mut file_args = args.to_vec();
+        file_args.push(path.to_str().unwrap());
+        let loaded = text(&sluice(&file_args).stderr);
+        let mut stdin_args = args.to_vec();
+        stdin_args.push("-");
+        let streamed = text(&sluice_with_stdin(&stdin_args, doc).stderr);
+        assert!(loaded.contains("^"), "{loaded}");
+        assert_eq!(
+            streamed.replace("<stdin>", path.to_str().unwrap()),
+            loaded,
+            "{name}"
+        );
+    }
+}
