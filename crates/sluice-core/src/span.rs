@@ -100,8 +100,9 @@ impl fmt::Display for LineColumn {
 /// lines, and how NDJSON separates records: a record's line number and the line its errors
 /// are shown on are the same. The source is bytes, so a document with invalid UTF-8 can
 /// still be shown (invalid sequences display as `U+FFFD` without moving any offset). A
-/// UTF-8 byte order mark at the very start is not part of the first line: editors hide it,
-/// so it takes no column there.
+/// UTF-8 byte order mark at the very start of the input is not part of the first line:
+/// editors hide it, so it takes no column there ([`LineIndex::continuing`] indexes text
+/// that does not start its input, where U+FEFF is a character).
 ///
 /// ```
 /// use sluice_core::span::LineIndex;
