@@ -7,7 +7,8 @@
 //! lines of released records), one JSON text through [`Releaser`] every [`RELEASE_EVERY`]
 //! bytes at the reader's offset, its released lines counted here. Memory stays about one
 //! record (or [`TRIM_AT`] plus [`RELEASE_EVERY`]) plus the reader's window, and line numbers
-//! stay exact; a line too long to keep has its dropped line breaks counted here too.
+//! stay exact; a line too long to keep has its dropped line breaks counted here too, and its
+//! start kept (see [`Head`]).
 
 use std::cell::RefCell;
 use std::io::{self, Read};
@@ -28,6 +29,32 @@ const CAP: usize = 16 << 20;
 pub(crate) const JSON_CAP: usize = 4 << 20;
 /// How far a JSON reader moves between two releases by [`Releaser`].
 pub(crate) const RELEASE_EVERY: usize = 1 << 20;
+/// How much of the start of a line too long to keep is kept all the same ([`Head`]).
+const HEAD: usize = 64 << 10;
+/// How much of the lines before such a line is kept with its start, at most.
+const HEAD_CONTEXT: usize = 4 << 10;
+/// Bytes of the kept start needed after an error's start to show it as the whole line would
+/// be (the snippet is about a hundred columns, of up to four bytes each).
+const HEAD_MARGIN: usize = 4 << 10;
+/// Lines shown before the line of an error, as the renderer shows them.
+const CONTEXT_LINES: usize = 2;
+
+/// The start of the last line too long to keep, and up to [`CONTEXT_LINES`] short lines
+/// before it: an error that starts there and is found far later (a string or a block
+/// comment left open over megabytes) still gets its line, column and snippet.
+#[derive(Debug)]
+struct Head {
+    /// Absolute offset of `bytes[0]`, a line start.
+    start: usize,
+    /// Line breaks before `start`.
+    breaks: usize,
+    /// Absolute offset where the long line starts.
+    line_start: usize,
+    /// 1-based number of the long line.
+    line: usize,
+    /// The bytes kept, from `start`.
+    bytes: Vec<u8>,
+}
 
 /// The bytes read since the start of the line of the oldest byte an error may still point at.
 #[derive(Debug)]
@@ -51,6 +78,8 @@ pub(crate) struct Recent {
     searched: usize,
     /// The kept bytes, up to the end of what was read.
     bytes: Vec<u8>,
+    /// The start of the last line cut, if any.
+    head: Option<Head>,
     /// The source said it has no more bytes: the last kept line is whole, with or without a
     /// line feed.
     ended: bool,
@@ -74,6 +103,7 @@ impl Recent {
             released_line: None,
             searched: 0,
             bytes: Vec::new(),
+            head: None,
             ended: false,
         }
     }
@@ -135,12 +165,80 @@ impl Recent {
         self.mid_line = false;
     }
 
-    /// Drops the first `at` bytes, counting their line breaks.
+    /// Drops the first `at` bytes, counting their line breaks; `mid_line` when `at` is
+    /// inside a line, whose start is then kept as the [`Head`].
     fn cut(&mut self, at: usize, mid_line: bool) {
+        if mid_line {
+            self.keep_head(at);
+        }
         self.breaks += line_breaks(&self.bytes[..at]);
         self.bytes.drain(..at);
         self.start += at;
         self.mid_line = mid_line;
+    }
+
+    /// Keeps the start of the line that relative offset `at` is in, before `at` is cut, unless
+    /// it is the line already cut (its start is gone, and kept as the head).
+    fn keep_head(&mut self, at: usize) {
+        let line_start = match memchr::memrchr(b'\n', &self.bytes[..at]) {
+            Some(last) => last + 1,
+            None if self.mid_line => return,
+            None => 0,
+        };
+        // The short lines before it, which the snippet shows too.
+        let mut from = line_start;
+        for _ in 0..CONTEXT_LINES {
+            if from == 0 {
+                break;
+            }
+            let before = match memchr::memrchr(b'\n', &self.bytes[..from - 1]) {
+                Some(last) => last + 1,
+                // The kept bytes start a line unless the one before was cut.
+                None if !self.mid_line => 0,
+                None => break,
+            };
+            if line_start - before > HEAD_CONTEXT {
+                break;
+            }
+            from = before;
+        }
+        let breaks = self.breaks + line_breaks(&self.bytes[..from]);
+        let end = (line_start + HEAD).min(self.bytes.len());
+        self.head = Some(Head {
+            start: self.start + from,
+            breaks,
+            line_start: self.start + line_start,
+            line: breaks + line_breaks(&self.bytes[from..line_start]) + 1,
+            bytes: self.bytes[from..end].to_vec(),
+        });
+    }
+
+    /// Locates `err`, which points before the kept bytes, in the [`Head`]: with a snippet
+    /// when it starts near the start of the long line or before it, with the line number
+    /// when it is on the long line that the kept bytes still go on with.
+    fn locate_in_head(&self, err: Error, name: &str) -> Error {
+        let (Some(head), Some(span)) = (&self.head, err.span()) else {
+            return err;
+        };
+        if span.start < head.start {
+            return err;
+        }
+        let at = span.start - head.start;
+        if at + HEAD_MARGIN <= head.bytes.len() {
+            let source = SourceText {
+                name: name.to_owned(),
+                text: Arc::from(&head.bytes[..]),
+                line_offset: head.breaks,
+            };
+            return err
+                .with_span(Span::new(at, span.end.saturating_sub(head.start)))
+                .with_shared_source(source);
+        }
+        if self.mid_line && span.start >= head.line_start {
+            let line = head.line;
+            return err.with_note(format!("on line {line}"));
+        }
+        err
     }
 
     /// Gives `err` the kept lines as its source, with its span made relative to them, so it
@@ -150,7 +248,10 @@ impl Recent {
         let Some(span) = err.span() else {
             return err;
         };
-        if span.start < self.start || span.start - self.start > self.bytes.len() {
+        if span.start < self.start {
+            return self.locate_in_head(err, name);
+        }
+        if span.start - self.start > self.bytes.len() {
             return err;
         }
         let at = span.start - self.start;
@@ -327,9 +428,9 @@ mod tests {
         let err = recent.locate(error_at(CAP, CAP + 1), "x");
         assert!(err.source_text().is_none());
         assert!(err.notes().iter().any(|n| n.contains("line 2")));
-        // Before the kept bytes: left as it was.
+        // Before the kept bytes, on the short line kept with the start of the long one.
         let err = recent.locate(error_at(0, 1), "x");
-        assert!(err.source_text().is_none() && err.notes().is_empty());
+        assert_eq!(position(&err), Some((1, 1)));
     }
 
     /// Streams `input` in reads of `chunk` bytes through a [`Releaser`], as a JSON reader
@@ -393,6 +494,35 @@ mod tests {
         let at = input.len() - 2;
         let err = recent.locate(error_at(at, at + 1), "x");
         assert_eq!(position(&err), Some((long_line + 2, 3)));
+    }
+
+    #[test]
+    fn an_error_at_the_start_of_a_line_too_long_to_keep_keeps_its_place_and_snippet() {
+        // A string left open at the start of line 3 runs to the end of the input, megabytes
+        // later: the error, found there, points at its start, long cut from the kept bytes.
+        let mut input = b"[1,\n2,\n\"".to_vec();
+        input.resize(JSON_CAP + (2 << 20), b'a');
+        // No token is read while the string is scanned, so nothing is released.
+        let mut recent = Recent::with_cap(JSON_CAP);
+        for chunk in input.chunks(1 << 16) {
+            recent.push(chunk);
+        }
+        assert!(recent.mid_line && recent.start > 8);
+        let err = recent.locate(error_at(7, input.len()), "x");
+        assert_eq!(position(&err), Some((3, 1)));
+        let rendered = err.render();
+        assert!(
+            rendered.contains("1 | [1,\n2 | 2,\n3 | \"aaaa"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("3 | \"aaaa") && rendered.contains("\n  | ^^^^"));
+        // A span whose fields were set out of order is located by its start.
+        let backwards = Error::custom("bad").with_span(Span { start: 7, end: 2 });
+        assert_eq!(position(&recent.locate(backwards, "x")), Some((3, 1)));
+        // Deeper into that line than its start kept: its line number.
+        let err = recent.locate(error_at(HEAD, HEAD + 1), "x");
+        assert!(err.source_text().is_none());
+        assert_eq!(err.notes(), ["on line 3"]);
     }
 
     #[test]

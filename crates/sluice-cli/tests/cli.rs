@@ -1999,3 +1999,20 @@ fn a_streamed_input_shows_the_same_diagnostic_as_the_file_read_whole() {
         );
     }
 }
+
+#[test]
+fn a_string_left_open_at_the_start_of_a_line_megabytes_long_is_shown_from_standard_input_too() {
+    // The string opens on line 3 and runs to the end of 6 MB: a stream keeps only its last
+    // few MiB, and the start of that line besides, so the diagnostic is the file's.
+    let mut doc = b"[1,\n2,\n\"".to_vec();
+    doc.resize(6 << 20, b'a');
+    let path = temp_file("long-open-string", "long.json", &doc);
+    let loaded = text(&sluice(&["check", path.to_str().unwrap()]).stderr);
+    let streamed = text(&sluice_with_stdin(&["check", "-"], &doc).stderr);
+    assert_eq!(
+        location(&streamed),
+        Some(("<stdin>".to_owned(), 3, 1)),
+        "{streamed}"
+    );
+    assert_eq!(streamed.replace("<stdin>", path.to_str().unwrap()), loaded);
+}
