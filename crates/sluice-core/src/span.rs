@@ -226,21 +226,20 @@ impl<'a> LineIndex<'a> {
 }
 
 /// Where the character that byte `at` of `bytes` falls in starts: `at` itself unless it is
-/// inside a well-formed multi-byte character (bytes that form none stand alone, as they are
-/// shown).
+/// inside a multi-byte character, or inside a sequence cut short that is shown as one
+/// `U+FFFD` (as `String::from_utf8_lossy` shows it); other bytes that form no character
+/// stand alone, as they are shown.
 pub(crate) fn character_start(bytes: &[u8], at: usize) -> usize {
     for back in 1..=at.min(3) {
         let lead = at - back;
         if (0x80..=0xBF).contains(&bytes[lead]) {
             continue;
         }
-        let Some(len) = sequence_len(bytes[lead]) else {
-            return at;
+        return if shown_len(&bytes[lead..]) > back {
+            lead
+        } else {
+            at
         };
-        let whole = bytes
-            .get(lead..lead + len)
-            .is_some_and(|character| std::str::from_utf8(character).is_ok());
-        return if len > back && whole { lead } else { at };
     }
     at
 }
@@ -252,18 +251,23 @@ pub(crate) fn character_end(bytes: &[u8], at: usize) -> usize {
     if start == at {
         return at;
     }
-    // `character_start` moved back only to the lead byte of a well-formed character.
-    start + sequence_len(bytes[start]).unwrap_or(1)
+    start + shown_len(&bytes[start..])
 }
 
-/// The length of the UTF-8 sequence that `lead` can start, if it starts one of two bytes or
-/// more.
-fn sequence_len(lead: u8) -> Option<usize> {
-    match lead {
-        0xC2..=0xDF => Some(2),
-        0xE0..=0xEF => Some(3),
-        0xF0..=0xF4 => Some(4),
-        _ => None,
+/// How many bytes at the start of `bytes` (not empty) are shown as one character: a UTF-8
+/// character, or the longest start of one that is cut short (one `U+FFFD`), else one byte.
+fn shown_len(bytes: &[u8]) -> usize {
+    // No character, whole or cut short, is longer than four bytes.
+    let head = &bytes[..bytes.len().min(4)];
+    match std::str::from_utf8(head) {
+        Ok(text) => text.chars().next().map_or(1, char::len_utf8),
+        Err(err) if err.valid_up_to() > 0 => head[..err.valid_up_to()]
+            .utf8_chunks()
+            .next()
+            .and_then(|chunk| chunk.valid().chars().next())
+            .map_or(1, char::len_utf8),
+        // `None`: cut short by the end of the line, where it is one `U+FFFD` as well.
+        Err(err) => err.error_len().unwrap_or(head.len()),
     }
 }
 
@@ -344,6 +348,10 @@ mod tests {
         let index = LineIndex::new(b"a\xff\x80x");
         let columns: Vec<usize> = (0..4).map(|at| index.line_column(at).column).collect();
         assert_eq!(columns, [1, 2, 3, 4]);
+        // A character cut short is one `U+FFFD` on screen: every byte of it is at its column.
+        let index = LineIndex::new(b"a\xe2\x80x\xf0\x9f\x98");
+        let columns: Vec<usize> = (0..8).map(|at| index.line_column(at).column).collect();
+        assert_eq!(columns, [1, 2, 2, 3, 4, 4, 4, 5]);
     }
 
     #[test]

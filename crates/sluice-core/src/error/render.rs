@@ -262,7 +262,7 @@ mod tests {
     use super::RenderOptions;
     use crate::{Error, Path, Span, codes};
 
-    fn error_at(source: &str, start: usize, end: usize) -> Error {
+    fn error_at(source: impl AsRef<[u8]>, start: usize, end: usize) -> Error {
         Error::new(codes::CUSTOM, "boom")
             .with_span(Span::new(start, end))
             .with_source_text("in.json", source)
@@ -485,6 +485,19 @@ error[core/Custom]: boom
         assert!(rendered.contains(" --> in.json:1:3\n"), "{rendered}");
         assert!(
             rendered.contains("1 | [\"日本\"]\n  |   ^^^^\n"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn a_span_inside_a_character_cut_short_puts_the_caret_under_its_replacement() {
+        // `E2 80` is the start of a three-byte character, cut short: one U+FFFD on screen. A
+        // span from its second byte is under it, not under the `x` after it.
+        let source = b"[\"a\xE2\x80x\"]";
+        let rendered = error_at(source, 4, 5).render_with(&RenderOptions::default());
+        assert!(rendered.contains(" --> in.json:1:4\n"), "{rendered}");
+        assert!(
+            rendered.contains("1 | [\"a\u{FFFD}x\"]\n  |    ^\n"),
             "{rendered}"
         );
     }
