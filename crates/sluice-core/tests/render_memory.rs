@@ -31,6 +31,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// Held by each test: the counters are global, and tests run on threads of their own.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The most bytes allocated at once by `run`, beyond those live before it.
 fn peak_of(run: impl FnOnce()) -> usize {
     let before = LIVE.load(Ordering::SeqCst);
@@ -41,6 +44,9 @@ fn peak_of(run: impl FnOnce()) -> usize {
 
 #[test]
 fn an_error_in_a_line_megabytes_long_renders_without_copying_the_line() {
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // A 4 MB minified array with the error near its end, after a line as long as context.
     let mut text = String::from("[\"first line\",\n[");
     for i in 0..500_000 {
@@ -62,4 +68,34 @@ fn an_error_in_a_line_megabytes_long_renders_without_copying_the_line() {
     let text_line = rendered.lines().find(|l| l.starts_with("2 |")).unwrap();
     let caret = caret_line.find('^').unwrap();
     assert_eq!(&text_line[caret..=caret], "x", "{rendered}");
+}
+
+#[test]
+fn an_error_after_millions_of_short_lines_renders_without_indexing_them() {
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // An NDJSON file of 4 MB in two million lines, the error on the last: the lines shown
+    // are found and counted, not every line start stored.
+    let mut text = "1\n".repeat(2_000_000);
+    let at = text.len();
+    text.push_str("x\n");
+    let err = Error::new(codes::CUSTOM, "boom")
+        .with_span(Span::new(at, at + 1))
+        .with_source_text("many.ndjson", &text);
+    let mut rendered = String::new();
+    let peak = peak_of(|| rendered = err.render());
+    assert!(peak < 64 * 1024, "{peak} bytes for {} lines", 2_000_001);
+    assert!(
+        rendered.contains(" --> many.ndjson:2000001:1\n"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("2000001 | x\n        | ^\n"),
+        "{rendered}"
+    );
+    let mut position = None;
+    let peak = peak_of(|| position = err.line_column());
+    assert!(peak < 1024, "{peak}");
+    assert_eq!(position.map(|p| (p.line, p.column)), Some((2_000_001, 1)));
 }

@@ -100,13 +100,49 @@ pub struct SourceText {
 }
 
 impl SourceText {
-    /// The line index of the text, which starts the input only when no line comes before.
-    fn line_index(&self) -> crate::span::LineIndex<'_> {
-        if self.line_offset == 0 {
-            crate::span::LineIndex::new(&self.text)
-        } else {
-            crate::span::LineIndex::continuing(&self.text)
+    /// The lines of the text from `context` lines before the one that holds byte `offset`
+    /// (at most the text's length) to `context` lines after it, indexed alone, with the
+    /// offset of their first byte in the text and the line breaks before it: showing an
+    /// error costs the lines shown, not an index of every line of the text.
+    fn lines_around(
+        &self,
+        offset: usize,
+        context: usize,
+    ) -> (crate::span::LineIndex<'_>, usize, usize) {
+        let text: &[u8] = &self.text;
+        let offset = offset.min(text.len());
+        let line_start = |end: usize| {
+            text[..end]
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(0, |last| last + 1)
+        };
+        let mut start = line_start(offset);
+        for _ in 0..context {
+            if start == 0 {
+                break;
+            }
+            start = line_start(start - 1);
         }
+        let mut end = offset;
+        for _ in 0..=context {
+            match text[end..].iter().position(|&byte| byte == b'\n') {
+                Some(at) => end += at + 1,
+                None => {
+                    end = text.len();
+                    break;
+                }
+            }
+        }
+        let breaks = text[..start].iter().filter(|&&byte| byte == b'\n').count();
+        let lines = &text[start..end];
+        // The lines start the input only when nothing comes before them.
+        let index = if start == 0 && self.line_offset == 0 {
+            crate::span::LineIndex::new(lines)
+        } else {
+            crate::span::LineIndex::continuing(lines)
+        };
+        (index, start, breaks)
     }
 }
 
@@ -414,8 +450,9 @@ impl Error {
         if span.start > source.text.len() {
             return None;
         }
-        let mut position = source.line_index().line_column(span.start);
-        position.line += source.line_offset;
+        let (index, base, breaks) = source.lines_around(span.start, 0);
+        let mut position = index.line_column(span.start - base);
+        position.line += breaks + source.line_offset;
         Some(position)
     }
 
@@ -536,6 +573,36 @@ mod tests {
         assert_eq!(err.line_column().map(|p| (p.line, p.column)), Some((2, 1)));
         let plain = Error::custom("bad").with_span(Span::new(4, 5));
         assert!(plain.to_string().contains("4..5"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_position_from_the_lines_around_is_that_of_the_whole_text(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    &b"a"[..], b"\n", b"\r", b"\r\n", b"\t", "\u{e9}".as_bytes(),
+                    "\u{65e5}".as_bytes(), b"\xEF\xBB\xBF", b"\xFF", b"\xE2\x80",
+                ]),
+                0..24,
+            ),
+            at in 0usize..64,
+            line_offset in 0usize..2,
+        ) {
+            let text = pieces.concat();
+            let at = at.min(text.len());
+            let mut err = Error::custom("x").with_span(Span::at(at)).with_source_text("t", &text);
+            let mut source = err.source_text().unwrap().clone();
+            source.line_offset = line_offset;
+            err = err.with_shared_source(source);
+            let whole = if line_offset == 0 {
+                crate::span::LineIndex::new(&text)
+            } else {
+                crate::span::LineIndex::continuing(&text)
+            };
+            let mut expected = whole.line_column(at);
+            expected.line += line_offset;
+            proptest::prop_assert_eq!(err.line_column(), Some(expected));
+        }
     }
 
     #[test]

@@ -159,9 +159,11 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
             );
         }
         (Some(span), Some(source)) => {
-            let text: &[u8] = &source.text;
-            let index = source.line_index();
-            let start = span.start.min(text.len());
+            let (index, base, breaks) = source.lines_around(span.start, options.context_lines);
+            // Offsets and line numbers in the lines indexed.
+            let start = span.start.min(source.text.len()) - base;
+            let end = span.end.saturating_sub(base);
+            let line_offset = source.line_offset + breaks;
             let position = index.line_column(start);
             let line = position.line;
             let first = line.saturating_sub(options.context_lines).max(1);
@@ -170,13 +172,13 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
             while last > line && index.line_bytes(last).is_empty() && last == index.line_count() {
                 last -= 1;
             }
-            gutter = (last + source.line_offset).to_string().len();
+            gutter = (last + line_offset).to_string().len();
             let pad = " ".repeat(gutter);
             let _ = writeln!(
                 out,
                 "{pad}--> {}:{}:{}",
                 source.name,
-                line + source.line_offset,
+                line + line_offset,
                 position.column
             );
             let _ = writeln!(out, "{pad} |");
@@ -191,8 +193,7 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
             );
             let local_end = character_end(
                 line_bytes,
-                span.end
-                    .min(line_start + line_bytes.len())
+                end.min(line_start + line_bytes.len())
                     .saturating_sub(line_start)
                     .max(local_start),
             );
@@ -217,7 +218,7 @@ pub(super) fn render(err: &Error, options: &RenderOptions) -> String {
             };
             for shown in first..=last {
                 let text = window.show(cells(index.line_bytes(shown), tab));
-                let number = shown + source.line_offset;
+                let number = shown + line_offset;
                 let _ = writeln!(out, "{number:>gutter$} | {text}").map(|()| trim_end(&mut out));
                 if shown == line {
                     let offset = cell_start.saturating_sub(window.start) + window.lead();
