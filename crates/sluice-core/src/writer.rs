@@ -238,6 +238,10 @@ pub trait Writer {
     /// A layout hint: write the next value (a scalar, or a container with everything in
     /// it) on one line, for example a small `[x, y, z]` inside pretty JSON. Writers without
     /// a layout ignore it (the default).
+    ///
+    /// The hint is for the next value at the level where it is given (given in key
+    /// position, for that key's value) and lapses when that level ends first, so it never
+    /// reaches a value of the enclosing container. Giving it twice is giving it once.
     fn inline_next_value(&mut self) {}
 }
 
