@@ -41,9 +41,9 @@ impl Input {
                 source: Box::new(io::stdin().lock()),
             });
         }
-        // Shown as it is when the name is UTF-8, else lossily: the file itself is opened by
-        // its exact name.
-        let shown = path.display();
+        // Escaped when it holds a character that would not show as itself (see
+        // `crate::name`): the file itself is opened by its exact name.
+        let shown = crate::name::shown(path);
         let file =
             File::open(path).map_err(|e| Failure::Usage(format!("cannot open {shown}: {e}")))?;
         let metadata = file
@@ -58,13 +58,13 @@ impl Input {
             // A pipe (`<(cat big.json)`, /dev/stdin), a FIFO or a device: its size says
             // nothing about what it holds, so it streams, as standard input does.
             return Ok(Input::Streamed {
-                name: shown.to_string(),
+                name: shown.clone(),
                 source: Box::new(file),
             });
         }
         let size = metadata.len();
         if size <= LOAD_LIMIT {
-            return load_or_stream(&shown.to_string(), file, size, LOAD_LIMIT)
+            return load_or_stream(&shown, file, size, LOAD_LIMIT)
                 .map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")));
         }
         let source: Box<dyn Read> = if io::stderr().is_terminal() {
@@ -79,7 +79,7 @@ impl Input {
             Box::new(file)
         };
         Ok(Input::Streamed {
-            name: shown.to_string(),
+            name: shown,
             source,
         })
     }
@@ -99,7 +99,7 @@ pub(crate) fn stdin_at_most_once(paths: &[PathBuf]) -> Result<(), Failure> {
     let named: Vec<String> = paths
         .iter()
         .filter(|path| is_stdin(path) || stdin.is_some() && identity(path) == stdin)
-        .map(|path| format!("`{}`", path.display()))
+        .map(|path| format!("`{}`", crate::name::shown(path)))
         .collect();
     if named.len() > 1 {
         return Err(Failure::Usage(format!(

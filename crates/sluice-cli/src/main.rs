@@ -6,6 +6,7 @@
 mod commands;
 mod format;
 mod input;
+mod name;
 mod output;
 mod recent;
 

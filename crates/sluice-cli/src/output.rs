@@ -154,7 +154,7 @@ impl Output {
                 });
             }
             // The name for messages; the file is written by its exact path.
-            Some(path) => (path, path.display().to_string()),
+            Some(path) => (path, crate::name::shown(path)),
         };
         let cannot = |e: io::Error| Failure::Usage(format!("cannot create {name}: {e}"));
         if is_descriptor_link(path) {
@@ -368,13 +368,13 @@ fn cannot_create_temp(name: &str, target: &Path, err: &io::Error) -> Failure {
     {
         return Failure::Usage(format!(
             "cannot create {name}: the directory {} does not exist",
-            dir.display()
+            crate::name::shown(dir)
         ));
     }
     let dir = dir.unwrap_or(Path::new("."));
     Failure::Usage(format!(
         "cannot create {name}: cannot create a file in {}: {err}",
-        dir.display()
+        crate::name::shown(dir)
     ))
 }
 

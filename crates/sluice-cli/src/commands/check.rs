@@ -102,7 +102,7 @@ fn unique_keys_for_json_only(args: &Args) -> Result<(), Failure> {
         .files
         .iter()
         .filter(|path| args.mode(path).0 == Format::Msgpack)
-        .map(|path| format!("`{}`", path.display()))
+        .map(|path| format!("`{}`", crate::name::shown(path)))
         .collect();
     if packed.is_empty() {
         return Ok(());

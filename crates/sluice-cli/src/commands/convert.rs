@@ -81,7 +81,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let from = Format::of_input(args.from, &args.input).ok_or_else(|| {
         Failure::Usage(format!(
             "cannot tell the format of {}: use --from json|ndjson|msgpack",
-            args.input.display()
+            crate::name::shown(&args.input)
         ))
     })?;
     let to = args

@@ -40,7 +40,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         return Err(Failure::Usage(format!(
             "fmt reads JSON, and {0} is MessagePack (by the extension): `sluice convert {0} \
              --to json` writes it as JSON",
-            args.file.display()
+            crate::name::shown(&args.file)
         )));
     }
     let input = Input::open(&args.file)?;

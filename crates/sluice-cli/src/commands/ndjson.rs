@@ -302,14 +302,14 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
         return Ok((Box::new(io::stdin().lock()), None));
     }
     let file = File::open(path)
-        .map_err(|e| Failure::Usage(format!("cannot open {}: {e}", path.display())))?;
+        .map_err(|e| Failure::Usage(format!("cannot open {}: {e}", crate::name::shown(path))))?;
     let metadata = file.metadata().ok();
     if metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
         // Opening a directory succeeds on Unix, and only its first read fails: said here in
         // the words `check` uses.
         return Err(Failure::Usage(format!(
             "cannot read {}: it is a directory",
-            path.display()
+            crate::name::shown(path)
         )));
     }
     Ok((Box::new(file), metadata.map(|m| m.len())))
@@ -350,7 +350,7 @@ fn run_stats(args: &StatsArgs) -> Result<(), Failure> {
         let name = if crate::input::is_stdin(path) {
             "<stdin>".to_owned()
         } else {
-            path.display().to_string()
+            crate::name::shown(path)
         };
         name.clone_into(&mut options.source_name);
         let (source, size) = match open(path) {
