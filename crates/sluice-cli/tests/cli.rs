@@ -199,6 +199,35 @@ fn check_of_several_files_reports_each_invalid_one() {
 }
 
 #[test]
+fn the_count_that_ends_a_check_of_several_files_has_the_prefix_of_the_tool_s_messages() {
+    let good = temp_file("summary-prefix", "good.json", b"{}");
+    let bad = temp_file("summary-prefix", "bad.json", b"[1,]");
+    let missing = good.with_file_name("missing.json");
+    for (paths, code) in [
+        (vec![&good, &bad], 1),
+        (vec![&good, &bad, &missing], 2),
+        (vec![&good, &missing], 2),
+    ] {
+        let paths: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+        let out = check_files(&paths);
+        assert_eq!(out.status.code(), Some(code));
+        let stderr = text(&out.stderr);
+        let last = stderr.lines().last().unwrap_or_default();
+        let total = format!(" of {} files", paths.len());
+        assert!(last.contains(&total), "{stderr}");
+        assert!(last.starts_with("sluice: "), "{stderr}");
+        // Every line that is not part of a diagnostic is one of the tool's messages.
+        for line in stderr.lines() {
+            let line = line.trim_start();
+            let diagnostic = ["error[", "-->", "|", "=", "1 |"]
+                .iter()
+                .any(|start| line.starts_with(start));
+            assert!(diagnostic || line.starts_with("sluice: "), "{line:?}");
+        }
+    }
+}
+
+#[test]
 fn check_goes_on_after_a_file_it_cannot_read() {
     let ok = temp_file("unreadable", "ok.json", b"{\"a\": 1}");
     let bad = temp_file("unreadable", "bad.json", b"{\"a\":1,}");

@@ -77,6 +77,8 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         }
     }
     let total = args.files.len();
+    // The count is the tool's own message, prefixed as the others are: a usage failure gets
+    // the prefix from `main`, an invalid one is written as it is.
     if unreadable > 0 {
         return Err(Failure::Usage(format!(
             "{invalid} of {total} files invalid, {unreadable} of {total} could not be read"
@@ -84,7 +86,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
     if invalid > 0 {
         return Err(Failure::Invalid(format!(
-            "{invalid} of {total} files invalid\n"
+            "sluice: {invalid} of {total} files invalid\n"
         )));
     }
     Ok(())
