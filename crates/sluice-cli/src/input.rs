@@ -189,7 +189,7 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
         return Failure::Usage(format!("{name}: {err}"));
     }
     let err = match source {
-        Some(bytes) if err.source_text().is_none() => err.with_source_text(name, bytes),
+        Some(bytes) if err.source_text().is_none() => with_shown_lines(err, name, bytes),
         _ => err,
     };
     let err = with_encoding_hint(with_command_line_hint(err));
@@ -198,6 +198,52 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
         text.push_str(&format!("  = in {name}\n"));
     }
     Failure::Invalid(text)
+}
+
+/// Attaches to `err` the lines of `bytes` (the whole input) that its rendering shows, with
+/// its span made relative to them, rather than a copy of the whole input: an error in a
+/// file of megabytes costs its few lines, and renders byte for byte as with the whole text.
+///
+/// The lines are those [`Error::render`](sluice_core::Error::render) shows, found as it finds
+/// them: from `context_lines` lines before the line where the span starts to `context_lines`
+/// lines after it, each whole, with the line breaks before them as the source's
+/// `line_offset` (which also tells the renderer the lines do not start the input, so a byte
+/// order mark is hidden only at the very start).
+fn with_shown_lines(err: sluice_core::Error, name: &str, bytes: &[u8]) -> sluice_core::Error {
+    let span = match err.span() {
+        Some(span) if span.start <= bytes.len() => span,
+        // Rendered as the length of the source text and the span's bytes: only the whole
+        // text says the same. (No reader puts a span past the end of its input.)
+        Some(_) => return err.with_source_text(name, bytes),
+        // Nothing of the text is shown.
+        None => return err.with_source_text(name, []),
+    };
+    let context = sluice_core::error::RenderOptions::default().context_lines;
+    let line_start = |end: usize| memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |at| at + 1);
+    let mut from = line_start(span.start);
+    for _ in 0..context {
+        if from == 0 {
+            break;
+        }
+        from = line_start(from - 1);
+    }
+    let mut to = span.start;
+    for _ in 0..=context {
+        match memchr::memchr(b'\n', &bytes[to..]) {
+            Some(at) => to += at + 1,
+            None => {
+                to = bytes.len();
+                break;
+            }
+        }
+    }
+    let source = sluice_core::SourceText {
+        name: name.to_owned(),
+        text: std::sync::Arc::from(&bytes[from..to]),
+        line_offset: memchr::memchr_iter(b'\n', &bytes[..from]).count(),
+    };
+    let span = sluice_core::Span::new(span.start - from, span.end.saturating_sub(from));
+    err.with_span(span).with_shared_source(source)
 }
 
 /// The writers' messages name their Rust options; a note says what the command line offers
@@ -321,6 +367,113 @@ mod tests {
         ] {
             assert!(!looks_like_utf16(other), "{other:?}");
         }
+    }
+
+    /// An error at bytes `start..end`, with a path and a note.
+    fn error_in(start: usize, end: usize) -> sluice_core::Error {
+        sluice_core::Error::new(sluice_json::codes::UNEXPECTED_TOKEN, "unexpected")
+            .with_span(sluice_core::Span::new(start, end))
+            .with_path(sluice_core::Path::root())
+            .with_note("a note")
+    }
+
+    /// The diagnostic of an error at `start..end` of `doc`, and the one the same error gets
+    /// with the whole of `doc` attached, which it must equal.
+    fn diagnostics(doc: &[u8], start: usize, end: usize) -> (String, String) {
+        let Failure::Invalid(shown) = invalid(error_in(start, end), "big.json", Some(doc)) else {
+            panic!("an invalid input")
+        };
+        let whole = with_encoding_hint(error_in(start, end).with_source_text("big.json", doc));
+        (shown, whole.render())
+    }
+
+    /// A JSON array of `lines` objects, one per line of about 60 bytes, each line ended by
+    /// `line_end`.
+    fn many_lines(lines: usize, line_end: &str) -> Vec<u8> {
+        let mut doc = String::from("[");
+        doc.push_str(line_end);
+        for i in 0..lines {
+            doc.push_str(&format!(
+                "  {{\"id\": {i}, \"name\": \"abcdefghij\", \"tags\": [1, 2]}},"
+            ));
+            doc.push_str(line_end);
+        }
+        doc.push(']');
+        doc.push_str(line_end);
+        doc.into_bytes()
+    }
+
+    #[test]
+    fn an_error_in_a_large_file_keeps_only_the_lines_it_shows() {
+        let doc = many_lines(100_000, "\n");
+        let at = doc.len() / 2;
+        let err = with_shown_lines(error_in(at, at + 3), "big.json", &doc);
+        let kept = err.source_text().expect("a source").text.len();
+        // Five lines of about 60 bytes, not the 6 MB of the file.
+        assert!(kept < 400, "{kept} bytes kept");
+    }
+
+    #[test]
+    fn an_error_in_a_large_file_renders_as_with_the_whole_file() {
+        for line_end in ["\n", "\r\n"] {
+            let doc = many_lines(100_000, line_end);
+            let last_line = doc.len() - 1 - line_end.len();
+            for (start, end) in [
+                (0, 1),
+                (1, 1),
+                (3, 7),
+                (doc.len() / 2, doc.len() / 2 + 5),
+                // Across line breaks, and to the end.
+                (doc.len() / 3, doc.len()),
+                (last_line - 40, last_line + 1),
+                (last_line, last_line + 1),
+                (doc.len() - 1, doc.len()),
+                (doc.len(), doc.len()),
+            ] {
+                let (shown, whole) = diagnostics(&doc, start, end);
+                assert!(shown.contains(" --> big.json:"), "{shown}");
+                assert_eq!(shown, whole, "{start}..{end} ({line_end:?})");
+            }
+        }
+    }
+
+    #[test]
+    fn an_error_near_a_byte_order_mark_or_in_short_inputs_renders_as_with_the_whole_input() {
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend(many_lines(10, "\n"));
+        let utf16 = b"\xFF\xFE[\0\n\x001\0]\0";
+        let cases: [(&[u8], usize, usize); 12] = [
+            (&bom, 0, 3),
+            (&bom, 3, 4),
+            (&bom, 4, 5),
+            (&bom, 60, 61),
+            (&bom, bom.len(), bom.len()),
+            (b"", 0, 0),
+            (b"\n", 1, 1),
+            (b"\n\n\n\n\n\n", 3, 4),
+            (b"no line feed", 3, 99),
+            (b"\r\n\r\n x \r\n\r\n", 5, 6),
+            (utf16, 0, 1),
+            (b"{\0\"\0a\0", 1, 2),
+        ];
+        for (doc, start, end) in cases {
+            let (shown, whole) = diagnostics(doc, start, end);
+            assert_eq!(shown, whole, "{doc:?} {start}..{end}");
+        }
+        // The UTF-16 note needs the start of the input: it is there.
+        assert!(diagnostics(utf16, 0, 1).0.contains(UTF16_NOTE));
+    }
+
+    #[test]
+    fn an_error_without_a_span_or_past_the_input_renders_as_with_the_whole_input() {
+        let doc = many_lines(10, "\n");
+        let no_span = sluice_core::Error::new(sluice_json::codes::UNEXPECTED_TOKEN, "x");
+        let Failure::Invalid(shown) = invalid(no_span.clone(), "a.json", Some(&doc)) else {
+            panic!("an invalid input")
+        };
+        assert_eq!(shown, no_span.with_source_text("a.json", &doc).render());
+        let (shown, whole) = diagnostics(&doc, doc.len() + 1, doc.len() + 2);
+        assert_eq!(shown, whole);
     }
 
     #[test]
