@@ -817,6 +817,7 @@ fn an_interrupt_while_writing_an_output_file_removes_the_temporary_file() {
     for (signal, command) in [
         ("INT", vec!["fmt", "-"]),
         ("TERM", vec!["fmt", "-"]),
+        ("HUP", vec!["fmt", "-"]),
         (
             "INT",
             vec!["convert", "-", "--from", "json", "--to", "msgpack"],

@@ -96,6 +96,37 @@ fn the_exit_codes_of_the_chapter_are_those_of_the_help() {
     }
 }
 
+#[test]
+fn the_table_of_commands_names_every_option_of_each_command() {
+    let chapter = chapter();
+    for command in ["dump", "check", "fmt", "convert", "ndjson stats"] {
+        let start = format!("| `sluice {command} ");
+        let row = chapter
+            .lines()
+            .find(|line| line.starts_with(&start))
+            .unwrap_or_else(|| panic!("a row for {command}"));
+        let synopsis = row.split('`').nth(1).unwrap();
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.push("--help");
+        let help = text(&sluice(&args).stdout);
+        // The long name that starts each option's line of the help (an alias, at the end of
+        // the line, is named in the prose with the option it stands for).
+        let options = help.lines().filter_map(|line| {
+            let line = line.trim_start();
+            let at = line.find("--").filter(|_| line.starts_with('-'))?;
+            line[at..].split([' ', ',', '<', '=']).next()
+        });
+        for option in options {
+            let shown = match option {
+                "--help" => continue,
+                "--output" => "-o OUT",
+                other => other,
+            };
+            assert!(synopsis.contains(shown), "{shown} of {command}: {synopsis}");
+        }
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_replaced_output_keeps_its_mode_and_a_link_to_it_stays_a_link() {
