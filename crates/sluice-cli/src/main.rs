@@ -79,7 +79,7 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|err| parse_error(err).exit());
     let result = match cli.command {
         Command::Dump(args) => commands::dump::run(&args),
         Command::Check(args) => commands::check::run(&args),
@@ -99,6 +99,31 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The argument parser's error, with the arguments it quotes shown as file names are (see
+/// `name`): clap writes a bad argument as it is (`unexpected argument 'b.json' found`), so a
+/// file name given one time too many, holding a line feed, would forge a line. The arguments
+/// are parsed again, each escaped, for the same error about the escaped arguments; if they
+/// happen to parse, the first error stands.
+fn parse_error(err: clap::Error) -> clap::Error {
+    let mut escaped = false;
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .enumerate()
+        .map(|(at, arg)| {
+            let shown = name::shown(std::path::Path::new(&arg));
+            if at == 0 || shown.as_str() == arg {
+                arg
+            } else {
+                escaped = true;
+                shown.into()
+            }
+        })
+        .collect();
+    if !escaped {
+        return err;
+    }
+    Cli::try_parse_from(args).err().unwrap_or(err)
 }
 
 /// Writes a message to standard error. Unlike `eprint!`, which panics when standard error

@@ -188,3 +188,26 @@ fn a_plain_name_is_shown_as_it_is() {
     let place = format!("--> {}:1:7", bad.to_str().unwrap());
     assert!(stderr.contains(&place), "{stderr}");
 }
+
+#[test]
+fn a_hostile_name_the_command_does_not_take_is_escaped_in_the_argument_error() {
+    let dir = temp_dir("argument");
+    let one = dir.join("one.json");
+    std::fs::write(&one, b"[1]").unwrap();
+    let extra = dir.join(HOSTILE);
+    let out = sluice(&[OsStr::new("fmt"), one.as_os_str(), extra.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&escaped(&extra)), "{stderr}");
+    for c in ['\u{1b}', '\u{202e}'] {
+        assert!(!stderr.contains(c), "{c:?} in {stderr}");
+    }
+    assert!(
+        !stderr.lines().any(|l| l.starts_with("sluice: 0 of 2")),
+        "{stderr}"
+    );
+    // Help and version are not errors, and are written as they were.
+    let out = sluice(&[OsStr::new("--version")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("sluice "));
+}
