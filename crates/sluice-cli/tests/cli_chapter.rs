@@ -2,8 +2,9 @@
 //! makes: its example, its table of exit codes, and what it says of output files, NDJSON
 //! records and MessagePack streams.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn sluice_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sluice"))
@@ -15,6 +16,22 @@ fn sluice_in(dir: &Path, args: &[&str]) -> Output {
 
 fn sluice(args: &[&str]) -> Output {
     sluice_in(Path::new("."), args)
+}
+
+/// Runs `sluice args` with `stdin` as its standard input, written whole before it is read
+/// (small inputs only).
+fn sluice_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -222,6 +239,19 @@ fn ndjson_stats_takes_up_to_256_jobs_and_0_is_one_per_core() {
     for jobs in ["0", "256"] {
         assert_eq!(report(jobs), one, "--jobs {jobs}");
     }
+}
+
+#[test]
+fn ndjson_stats_names_standard_input_as_stdin_in_its_list_and_its_diagnostic() {
+    let records = b"{\"a\":1}\n{\"a\" 2}\n";
+    let listed = sluice_with_stdin(&["ndjson", "stats", "-"], records);
+    assert_eq!(listed.status.code(), Some(1));
+    let stderr = text(&listed.stderr);
+    assert!(stderr.starts_with("<stdin>: line 2 (byte 8): "), "{stderr}");
+    let stopped = sluice_with_stdin(&["ndjson", "stats", "--fail-fast", "-"], records);
+    assert_eq!(stopped.status.code(), Some(1));
+    let stderr = text(&stopped.stderr);
+    assert!(stderr.contains(" --> <stdin>:2:6\n"), "{stderr}");
 }
 
 #[test]
