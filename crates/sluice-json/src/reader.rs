@@ -1091,7 +1091,6 @@ impl<S: Input> JsonReader<S> {
             }
         }
         let word = self.word_extent(0)?;
-        self.ensure(0, 4)?;
         let rest = self.rest();
         let Some(&byte) = rest.first() else {
             return Ok(("the end of the input".to_owned(), 0));
@@ -1100,11 +1099,35 @@ impl<S: Input> JsonReader<S> {
             let text = String::from_utf8_lossy(&rest[..word.min(40)]);
             return Ok((format!("`{text}`"), word));
         }
-        let len = utf8_char_len(byte).min(rest.len());
+        let len = self.load_char(0)?;
+        let rest = self.rest();
         Ok(match std::str::from_utf8(&rest[..len]) {
             Ok(text) => (format!("`{}`", text.escape_debug()), len),
             Err(_) => (format!("byte 0x{byte:02X}"), 1),
         })
+    }
+
+    /// Makes the bytes of the UTF-8 character at `pos + at` available, one at a time and
+    /// none once those so far can start no character, and returns how many there are (the
+    /// character's length when it is whole). Only those: the stream is not asked for the
+    /// bytes after a bad token, which a stream that pauses there (a socket whose peer waits)
+    /// would never send, and an NDJSON record is not cut at a line feed past the token.
+    #[cold]
+    fn load_char(&mut self, at: usize) -> Result<usize> {
+        let Some(&lead) = self.rest().get(at) else {
+            return Ok(0);
+        };
+        let whole = utf8_char_len(lead);
+        let mut len = 1;
+        while len < whole && self.ensure(at, len + 1)? {
+            len += 1;
+            let invalid = std::str::from_utf8(&self.rest()[at..at + len])
+                .is_err_and(|err| err.error_len().is_some());
+            if invalid {
+                break;
+            }
+        }
+        Ok(len)
     }
 
     /// The error for an unexpected token at the reader's position (or the I/O error met

@@ -1428,3 +1428,35 @@ fn a_window_larger_than_the_stream_costs_what_the_stream_fills() {
     // its last doubling, and the end.
     assert_eq!(calls.get(), 6);
 }
+
+#[test]
+fn skip_and_reads_report_a_bad_token_without_asking_the_stream_for_the_bytes_after_it() {
+    let options = JsonOptions {
+        multiple_values: true,
+        ..strict()
+    };
+    let cases: [(&[u8], ErrorCode, Span); 6] = [
+        (b"[1,] 2", codes::UNEXPECTED_TOKEN, Span::new(3, 4)),
+        (b"[1,]", codes::UNEXPECTED_TOKEN, Span::new(3, 4)),
+        (b"[1,]\n", codes::UNEXPECTED_TOKEN, Span::new(3, 4)),
+        (b"{\"a\": 1,}", codes::EXPECT_KEY, Span::new(8, 9)),
+        (b"[[1] 2]", codes::EXPECT_COMMA, Span::new(5, 6)),
+        ("[\"a\" é".as_bytes(), codes::EXPECT_COMMA, Span::new(5, 7)),
+    ];
+    for (text, code, span) in cases {
+        let what = String::from_utf8_lossy(text);
+        for window in [1, 2, 4096] {
+            // Asked for a byte after `text`, the stream fails the test.
+            let input = IoInput::with_window(OneLineThenBlocks { first: text }, window);
+            let err = JsonReader::new(input, options.clone()).skip().unwrap_err();
+            assert_eq!((err.code(), err.span()), (code, Some(span)), "{what}: skip");
+            let input = IoInput::with_window(OneLineThenBlocks { first: text }, window);
+            let (_, err) = trace(&mut JsonReader::new(input, options.clone()));
+            assert_eq!(
+                err.map(|e| (e.0, e.1)),
+                Some((code, Some(span))),
+                "{what}: reads"
+            );
+        }
+    }
+}

@@ -129,3 +129,114 @@ fn a_record_whose_line_ended_inside_its_value_reports_its_cut_before_a_later_io_
         }
     }
 }
+
+/// A stream that hands out `bytes`, `chunk` bytes a read, then has nothing more for now:
+/// a socket or a pipe whose writer paused. Asked for more, it says
+/// [`WouldBlock`](std::io::ErrorKind::WouldBlock), which the reader reports as an I/O error,
+/// so a test that reads past the pause fails rather than hang.
+struct Pausing<'a> {
+    bytes: &'a [u8],
+    chunk: usize,
+}
+
+impl std::io::Read for Pausing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(std::io::ErrorKind::WouldBlock.into());
+        }
+        let n = buf.len().min(self.chunk).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// A stream that is broken: every read fails.
+struct Broken;
+
+impl std::io::Read for Broken {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other("the stream broke"))
+    }
+}
+
+/// The first error met reading the records of `records` token by token, as code and span;
+/// `None` after the last record.
+fn first_error<S: sluice_json::Input>(mut records: NdjsonReader<S>) -> Option<(ErrorCode, Span)> {
+    let err = loop {
+        match records.next_record() {
+            Ok(None) => return None,
+            Ok(Some(mut record)) => {
+                if let Err(err) = Token::read_all(&mut record) {
+                    break err;
+                }
+            }
+            Err(err) => break err,
+        }
+    };
+    Some((err.code(), err.span()?))
+}
+
+/// `first_error` over `text` as a slice, then a stream that pauses after it (in reads of
+/// one byte and of all of it) and one that breaks after it, with `options`.
+fn first_errors(text: &[u8], options: &JsonOptions) -> Vec<Option<(ErrorCode, Span)>> {
+    let records = |input| NdjsonReader::new(input, options.clone());
+    vec![
+        first_error(records(SliceInput::new(text))),
+        first_error(NdjsonReader::new(
+            IoInput::new(Pausing {
+                bytes: text,
+                chunk: 1,
+            }),
+            options.clone(),
+        )),
+        first_error(NdjsonReader::new(
+            IoInput::new(Pausing {
+                bytes: text,
+                chunk: text.len().max(1),
+            }),
+            options.clone(),
+        )),
+        first_error(NdjsonReader::new(
+            IoInput::new(std::io::Read::chain(text, Broken)),
+            options.clone(),
+        )),
+    ]
+}
+
+#[test]
+fn a_bad_token_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() {
+    let token = |at: usize, len: usize| Some((codes::UNEXPECTED_TOKEN, Span::new(at, at + len)));
+    let cases: [(&[u8], _); 14] = [
+        (b"[1,]", token(3, 1)),
+        (b"[1,] ", token(3, 1)),
+        (b"[1,]  ", token(3, 1)),
+        // The line feed after the bad token does not cut the record: the token comes first.
+        (b"[1,]\n", token(3, 1)),
+        (b"[1,]\n2", token(3, 1)),
+        (b"[1,}", token(3, 1)),
+        (b"1\nx\n", token(2, 1)),
+        (b"x\n ", token(0, 1)),
+        (b"[1 2]", Some((codes::EXPECT_COMMA, Span::new(3, 4)))),
+        (b"[1;", Some((codes::EXPECT_COMMA, Span::new(2, 3)))),
+        (b"{\"a\" 1}", Some((codes::EXPECT_COLON, Span::new(5, 6)))),
+        // A character of several bytes is loaded whole, and no further.
+        ("[1,é]".as_bytes(), token(3, 2)),
+        ("[1,😀".as_bytes(), token(3, 4)),
+        // A byte that starts no character with the one before it shows the error at once.
+        (b"[1,\xE2x", token(3, 1)),
+    ];
+    for (text, expected) in cases {
+        for (how, error) in first_errors(text, &JsonOptions::ndjson())
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(
+                *error,
+                expected,
+                "{:?}, input {how}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+}
