@@ -1849,12 +1849,9 @@ impl<S: Input> JsonReader<S> {
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
                     self.bom_checked = true;
-                    if self.input.offset() == 0 && self.pos == 0 {
-                        self.ensure(0, 3)?;
-                        if self.rest().starts_with(b"\xEF\xBB\xBF") {
-                            self.pos = 3;
-                            continue;
-                        }
+                    if self.input.offset() == 0 && self.pos == 0 && self.byte_order_mark()? {
+                        self.pos = 3;
+                        continue;
                     }
                     return self.lex_root_value(byte);
                 }
@@ -1869,6 +1866,19 @@ impl<S: Input> JsonReader<S> {
                 | State::ObjectColon => return self.advance(),
             }
         }
+    }
+
+    /// Whether the input opens with a byte order mark, asking the stream for its bytes one
+    /// at a time and only while they match: a first value shorter than three bytes (`1`
+    /// and a line feed, then a pause) is read without waiting for more.
+    #[cold]
+    fn byte_order_mark(&mut self) -> Result<bool> {
+        for (at, &byte) in b"\xEF\xBB\xBF".iter().enumerate() {
+            if !self.ensure(at, 1)? || self.rest()[at] != byte {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     #[cold]

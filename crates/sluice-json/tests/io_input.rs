@@ -549,8 +549,10 @@ fn a_record_is_read_whole_without_asking_the_stream_for_the_next_line() {
         multiple_values: true,
         ..JsonOptions::json5()
     };
-    let lines: [(&[u8], &JsonOptions); 23] = [
+    let lines: [(&[u8], &JsonOptions); 24] = [
         (b"{\"id\": 1, \"tags\": [\"a\", \"b\"]}\n", &ndjson),
+        // Shorter than a byte order mark, which is looked for only while the bytes match.
+        (b"1\n", &ndjson),
         (b"[1, 2, 3]\n", &ndjson),
         (b"12345\n", &ndjson),
         (b"-1.5e10\n", &ndjson),
@@ -632,6 +634,7 @@ fn a_json_document_is_read_whole_without_asking_the_stream_for_more() {
         &b"[1, \"two\", {\"three\": 3}]"[..],
         b"{\"a\": null}",
         b"\"s\"",
+        b"{}",
     ] {
         for window in [1, 2, 4096] {
             let input = IoInput::with_window(OneLineThenBlocks { first: text }, window);

@@ -207,7 +207,7 @@ fn first_errors(text: &[u8], options: &JsonOptions) -> Vec<Option<(ErrorCode, Sp
 #[test]
 fn a_bad_token_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() {
     let token = |at: usize, len: usize| Some((codes::UNEXPECTED_TOKEN, Span::new(at, at + len)));
-    let cases: [(&[u8], _); 14] = [
+    let cases: [(&[u8], _); 17] = [
         (b"[1,]", token(3, 1)),
         (b"[1,] ", token(3, 1)),
         (b"[1,]  ", token(3, 1)),
@@ -217,6 +217,10 @@ fn a_bad_token_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() {
         (b"[1,}", token(3, 1)),
         (b"1\nx\n", token(2, 1)),
         (b"x\n ", token(0, 1)),
+        // A byte order mark is looked for only while the bytes match one.
+        (b"x\n", token(0, 1)),
+        (b"\xEF\n", token(0, 1)),
+        (b"\xEF\xBB1", token(0, 1)),
         (b"[1 2]", Some((codes::EXPECT_COMMA, Span::new(3, 4)))),
         (b"[1;", Some((codes::EXPECT_COMMA, Span::new(2, 3)))),
         (b"{\"a\" 1}", Some((codes::EXPECT_COLON, Span::new(5, 6)))),
