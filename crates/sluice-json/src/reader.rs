@@ -727,14 +727,20 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Inside an NDJSON record's value, the error that replaces `err` when a line feed comes
-    /// before it (before the position, for an error without a span): the line ends first,
+    /// before it (before the position, for an error without a span or an I/O error): the
+    /// line ends first,
     /// so the value is cut off there, whatever comes on the next line, as a reader of that
     /// line alone reports it. One rule for the lexer's errors and those found by a read.
     #[cold]
     fn record_cut_error(&self, err: &Error) -> Option<Error> {
-        let start = err
-            .span()
-            .map_or(self.input.offset() + self.pos, |span| span.start);
+        let start = match err.span() {
+            // An I/O error stands where the stream broke, which may be past the token being
+            // lexed when the lexer looked ahead: a line feed after that token is not one its
+            // value went on past, so only one before the position cuts the record, as before
+            // a refill (see `ensure_slow`).
+            Some(span) if err.code() != sluice_core::codes::IO => span.start,
+            _ => self.input.offset() + self.pos,
+        };
         let at = self.record_cut_before(start)?;
         Some(self.record_cut_at(at))
     }

@@ -244,3 +244,41 @@ fn a_bad_token_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() {
         }
     }
 }
+
+#[test]
+fn a_stream_that_breaks_after_a_whole_record_never_cuts_it_at_its_line_feed() {
+    // Records whose line is whole before the break, with escapes near their end (the
+    // lexer may look past an escape for a longer one): each is read, or the break is
+    // reported where it is; the line feed after the value never cuts it.
+    let json5 = JsonOptions {
+        multiple_values: true,
+        ..JsonOptions::json5()
+    };
+    let lines: [(&[u8], &JsonOptions); 6] = [
+        (b"[\"a\\nb\"]\n", &JsonOptions::ndjson()),
+        (b"{\"k\": \"\\u00e9\"}\n", &JsonOptions::ndjson()),
+        (b"[\"\\uD83D\\uDE00\"]\n", &JsonOptions::ndjson()),
+        (b"[\"\\x41\"]\n", &json5),
+        (b"['\\'']\n", &json5),
+        (b"{a: \"\\v\"}\n", &json5),
+    ];
+    for (line, options) in lines {
+        let what = String::from_utf8_lossy(line);
+        assert_eq!(
+            first_error(NdjsonReader::new(SliceInput::new(line), options.clone())),
+            None
+        );
+        for tail in [&b""[..], b"[", b"1\n"] {
+            let text = [line, tail].concat();
+            let input = IoInput::new(std::io::Read::chain(&text[..], Broken));
+            match first_error(NdjsonReader::new(input, options.clone())) {
+                Some((code, span)) => assert_eq!(
+                    (code, span),
+                    (sluice_core::codes::IO, Span::at(text.len())),
+                    "{what} then {tail:?}"
+                ),
+                None => panic!("{what} then {tail:?}: no I/O error"),
+            }
+        }
+    }
+}
