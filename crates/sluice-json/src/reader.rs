@@ -2662,8 +2662,10 @@ impl<S: Input> JsonReader<S> {
     /// Decodes the escape at `pos + at` (a backslash) into the scratch buffer; returns the
     /// offset after it.
     fn lex_escape(&mut self, at: usize) -> Result<usize> {
-        // A surrogate pair is the longest escape: `\uD83D\uDE00`.
-        self.ensure(at, 12)?;
+        // The backslash and the byte after it, all that a short escape needs (`\u` loads
+        // its digits itself): a record whose last string ends in one is handed out
+        // without waiting for bytes a stream that pauses after it never sends.
+        self.ensure(at, 2)?;
         let rest = self.rest();
         let Some(&kind) = rest.get(at + 1) else {
             return Err(self.error_at(
@@ -2692,8 +2694,11 @@ impl<S: Input> JsonReader<S> {
             return self.lex_unicode_escape(at);
         }
         if self.options.json5_escapes {
+            // Its escapes look at up to 12 bytes, as far as the input has them.
+            self.ensure(at, 12)?;
             return self.lex_json5_escape(at, kind);
         }
+        self.load_char(at + 1)?;
         Err(self.invalid_escape(at))
     }
 
@@ -2724,8 +2729,8 @@ impl<S: Input> JsonReader<S> {
     /// The string at `pos` runs into the end of the input inside the escape at `at`, whose
     /// bytes after `skip` are `tail`, when `tail` is shorter than `template` and matches it
     /// so far (`h` standing for a hexadecimal digit): the string is never closed. Only for
-    /// an escape whose bytes [`Self::lex_escape`] made available, as far as the input has
-    /// them (12 bytes, the longest escape).
+    /// an escape whose bytes were made available as far as they match `template` and the
+    /// input has them ([`Self::load_escape`], or 12 bytes, the longest escape, for JSON5's).
     #[cold]
     fn escape_cut_by_end(&self, at: usize, skip: usize, template: &[u8]) -> Option<Error> {
         let rest = self.rest();
@@ -2738,6 +2743,37 @@ impl<S: Input> JsonReader<S> {
             }
         });
         (tail.len() < template.len() && matches).then(|| self.unclosed_string())
+    }
+
+    /// Makes the bytes of the escape at `at` after its first `skip` available as far as
+    /// they match `template` (`h` standing for a hexadecimal digit), and the first byte that
+    /// does not: all that the escape's checks and errors look at, and no byte after it.
+    #[inline(always)]
+    fn load_escape(&mut self, at: usize, skip: usize, template: &[u8]) -> Result<()> {
+        if self.pos + at + skip + template.len() <= self.input.window().len() {
+            return Ok(());
+        }
+        self.load_escape_slow(at + skip, template)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn load_escape_slow(&mut self, from: usize, template: &[u8]) -> Result<()> {
+        for (i, &expected) in template.iter().enumerate() {
+            if !self.ensure(from + i, 1)? {
+                break;
+            }
+            let byte = self.rest()[from + i];
+            let fits = if expected == b'h' {
+                byte.is_ascii_hexdigit()
+            } else {
+                byte == expected
+            };
+            if !fits {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// The error of a `\u` or `\x` escape at `at` without its `digits` hexadecimal digits
@@ -2762,8 +2798,15 @@ impl<S: Input> JsonReader<S> {
     }
 
     fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
+        self.load_escape(at, 2, b"hhhh")?;
         let rest = self.rest();
-        let Some(unit) = hex4(&rest[(at + 2).min(rest.len())..]) else {
+        let unit = hex4(&rest[(at + 2).min(rest.len())..]);
+        if let Some(0xD800..=0xDBFF) = unit {
+            // A high surrogate: its low half follows, or it is alone.
+            self.load_escape(at, 6, b"\\uhhhh")?;
+        }
+        let rest = self.rest();
+        let Some(unit) = unit else {
             return Err(self.escape_cut_by_end(at, 2, b"hhhh").unwrap_or_else(|| {
                 self.bad_hex_escape(at, 4, "`\\u` must be followed by four hexadecimal digits")
             }));

@@ -282,3 +282,66 @@ fn a_stream_that_breaks_after_a_whole_record_never_cuts_it_at_its_line_feed() {
         }
     }
 }
+
+#[test]
+fn a_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_asked_for_more() {
+    // The stream pauses right after each record's line feed: the record must come whole,
+    // and only the next one asks for more.
+    let lines: [&[u8]; 6] = [
+        b"[\"a\\nb\"]\n",
+        b"\"\\\\\"\n",
+        b"{\"k\\\"\": \"\\u00e9\"}\n",
+        b"[\"\\uD83D\\uDE00\"]\n",
+        b"[\"\\/\", \"\\t\"]\n",
+        b"\"\\u0041\"\n",
+    ];
+    for line in lines {
+        let what = String::from_utf8_lossy(line);
+        let expected = Token::read_all(
+            &mut NdjsonReader::from_slice(line)
+                .next_record()
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap();
+        for chunk in [1, line.len()] {
+            let mut records = NdjsonReader::from_read(Pausing { bytes: line, chunk });
+            let mut record = records.next_record().unwrap().unwrap();
+            let tokens = Token::read_all(&mut record).unwrap_or_else(|err| panic!("{what}: {err}"));
+            assert_eq!(tokens, expected, "{what}");
+            let err = records.next_record().map(drop).unwrap_err();
+            assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
+        }
+    }
+}
+
+#[test]
+fn a_bad_escape_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() {
+    let escape = |at: usize, len: usize| Some((codes::INVALID_ESCAPE, Span::new(at, at + len)));
+    let cases: [(&[u8], _); 6] = [
+        (b"[\"\\q", escape(2, 2)),
+        ("[\"\\é".as_bytes(), escape(2, 3)),
+        (b"[\"\\u12x", escape(2, 5)),
+        (b"[\"\\u12", None),
+        (
+            b"[\"\\uD800\"]\n",
+            Some((codes::LONE_SURROGATE, Span::new(2, 8))),
+        ),
+        (b"[\"\\uD800\\u1x", escape(8, 4)),
+    ];
+    for (text, expected) in cases {
+        let errors = first_errors(text, &JsonOptions::ndjson());
+        let what = String::from_utf8_lossy(text);
+        // An escape cut by the end is never closed over a slice; over a stream that pauses
+        // or breaks there, the stream's error comes first.
+        let (slice, streams) = match expected {
+            Some(_) => (expected, vec![expected; 3]),
+            None => (
+                Some((codes::UNCLOSED_STRING, Span::new(1, text.len()))),
+                vec![Some((sluice_core::codes::IO, Span::at(text.len()))); 3],
+            ),
+        };
+        assert_eq!(errors[0], slice, "{what}, slice");
+        assert_eq!(errors[1..], streams[..], "{what}");
+    }
+}
