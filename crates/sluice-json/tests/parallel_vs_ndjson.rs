@@ -362,7 +362,7 @@ fn the_parallel_ingestion_reads_generated_inputs_as_the_record_reader() {
 
 #[test]
 fn over_a_stream_that_breaks_both_deliver_the_same_records_before_the_same_io_error() {
-    for seed in 1..=200u64 {
+    for seed in 1..=500u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let max_depth = 3 + rng.below(6);
         let lines = 1 + rng.below(30);
@@ -389,18 +389,6 @@ fn over_a_stream_that_breaks_both_deliver_the_same_records_before_the_same_io_er
                     ..ParallelOptions::default()
                 };
                 let got = parallel(&input, stream(), &options);
-                if let Some((code, Some(span))) = got.end
-                    && code != sluice_core::codes::IO
-                    && oracle
-                        .end
-                        .is_some_and(|(code, _)| code != got.end.unwrap().0)
-                    && good.saturating_sub(span.end) < 4
-                {
-                    // The record reader looks a few bytes past a bad token before it reports
-                    // it: a break there comes first to it (as core/Io, or as the record cut
-                    // at its line feed), where the ingestion has the line whole.
-                    continue;
-                }
                 let mut oracle = oracle.clone();
                 if got.end.is_some() {
                     // A run that fails returns no summary: the bad records it collected
