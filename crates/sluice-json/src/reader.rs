@@ -2694,8 +2694,7 @@ impl<S: Input> JsonReader<S> {
             return self.lex_unicode_escape(at);
         }
         if self.options.json5_escapes {
-            // Its escapes look at up to 12 bytes, as far as the input has them.
-            self.ensure(at, 12)?;
+            self.load_json5_escape(at, kind)?;
             return self.lex_json5_escape(at, kind);
         }
         self.load_char(at + 1)?;
@@ -2859,6 +2858,21 @@ impl<S: Input> JsonReader<S> {
         Ok(at + 6)
     }
 
+    /// Makes the bytes of the JSON5 escape at `at` available, and no byte after them but the
+    /// one after `\0` or `\r` (it tells `\0` from `\01` and `\r` from `\r\n`; a string
+    /// still open has it anyway): a record whose last string ends in such an escape is
+    /// handed out without waiting for bytes a stream that pauses after it never sends.
+    #[cold]
+    #[inline(never)]
+    fn load_json5_escape(&mut self, at: usize, kind: u8) -> Result<()> {
+        match kind {
+            b'0' | b'\r' => self.ensure(at, 3).map(drop),
+            b'x' => self.load_escape(at, 2, b"hh"),
+            // Any other escape is the backslash and one character (a line separator too).
+            _ => self.load_char(at + 1).map(drop),
+        }
+    }
+
     fn lex_json5_escape(&mut self, at: usize, kind: u8) -> Result<usize> {
         let rest = self.rest();
         let (c, next) = match kind {
@@ -2934,7 +2948,8 @@ impl<S: Input> JsonReader<S> {
     #[inline(never)]
     fn escaped_character_not_utf8(&self, at: usize) -> Error {
         let rest = self.rest();
-        // `lex_escape` made 12 bytes from the backslash available where the input has them.
+        // `load_json5_escape` made the escaped character's bytes available as far as they
+        // form one and the input has them.
         let len = rest.get(at + 1).map_or(1, |&lead| utf8_char_len(lead));
         let end = (at + 1 + len).min(rest.len());
         let character = std::str::from_utf8(&rest[(at + 1).min(end)..end]);

@@ -345,3 +345,41 @@ fn a_bad_escape_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() 
         assert_eq!(errors[1..], streams[..], "{what}");
     }
 }
+
+#[test]
+fn a_json5_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_asked_for_more() {
+    // JSON5's own escapes: each is its backslash and one character (`\x` two digits), and
+    // only `\0` and `\r` look at the byte after them, which the open string has anyway.
+    let lines: [&[u8]; 9] = [
+        b"['\\'']\n",
+        b"['\\v']\n",
+        b"['\\0']\n",
+        b"['\\x41']\n",
+        b"['a\\\rb']\n".as_slice(),
+        b"['\\q']\n",
+        "['\\é']\n".as_bytes(),
+        "['\\€']\n".as_bytes(),
+        "['a\\\u{2028}b']\n".as_bytes(),
+    ];
+    for line in lines {
+        let what = String::from_utf8_lossy(line);
+        let expected = Token::read_all(
+            &mut NdjsonReader::new(SliceInput::new(line), JsonOptions::json5())
+                .next_record()
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap_or_else(|err| panic!("{what}: {err}"));
+        for chunk in [1, line.len()] {
+            let mut records = NdjsonReader::new(
+                IoInput::new(Pausing { bytes: line, chunk }),
+                JsonOptions::json5(),
+            );
+            let mut record = records.next_record().unwrap().unwrap();
+            let tokens = Token::read_all(&mut record).unwrap_or_else(|err| panic!("{what}: {err}"));
+            assert_eq!(tokens, expected, "{what}");
+            let err = records.next_record().map(drop).unwrap_err();
+            assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
+        }
+    }
+}
