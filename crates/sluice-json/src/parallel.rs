@@ -17,6 +17,9 @@
 //! goes on past its line is unclosed at the end of the line, between records as inside one.
 //! A bad record is reported with its 1-based line number and the absolute byte offset of
 //! its line; with [`ParallelOptions::skip_errors`] it is collected and the run goes on.
+//! A run that fails (an I/O error, a bad record, `deliver`) can still tell what it delivered
+//! before, and where to resume: [`ingest_blocks_into`] and [`ingest_records_into`] fill an
+//! [`IngestSummary`] as they go.
 //!
 //! Splitting by byte range is also how to scale past one machine: any engine that shards a
 //! file at newline boundaries can run this per shard.
@@ -133,14 +136,31 @@ pub struct RecordError {
     pub error: Error,
 }
 
-/// What a run read.
+/// What a run read: all of its input when it succeeds, and when it fails (with
+/// [`ingest_blocks_into`] or [`ingest_records_into`]) what it had delivered before, and where
+/// to resume.
+///
+/// It is filled as the run goes, block by block in input order: a block's records are
+/// counted once `deliver` has taken them, and `bytes` and `errors` then move past the block.
+/// So at any time, with [`ParallelOptions::ordered`], `bytes` is the end of the input's start
+/// that the run is done with: every record on its lines was delivered (and counted in
+/// `records`), every bad record on them is in `errors`, and nothing after it was delivered
+/// or collected. A run started again at that offset neither repeats nor skips a record.
+///
+/// Without `ordered`, `bytes` and `errors` still stand for such a start of the input, the
+/// longest whose blocks were all delivered; but `records` counts every record delivered,
+/// including those of blocks delivered after it (out of order), which a run resumed at
+/// `bytes` delivers again.
 #[derive(Debug, Default)]
 pub struct IngestSummary {
-    /// Records read successfully.
+    /// Records delivered (read successfully and taken by `deliver`).
     pub records: u64,
-    /// Bytes of input.
+    /// Bytes of input the run is done with, from its start: the offset of the first line
+    /// whose record was not delivered, or that was not read whole (the input's length once
+    /// the run succeeds).
     pub bytes: u64,
-    /// Bad records, in input order (only with [`ParallelOptions::skip_errors`]).
+    /// Bad records before [`bytes`](IngestSummary::bytes), in input order (only with
+    /// [`ParallelOptions::skip_errors`]).
     pub errors: Vec<RecordError>,
 }
 
@@ -156,12 +176,19 @@ struct Block {
 
 /// What a worker hands back for one block.
 struct Parsed<A> {
-    sequence: u64,
-    /// Parsed from a [`Block::cut`]: never delivered, the run ends with an error.
-    cut: bool,
+    /// The block parsed, kept until it is delivered: a `deliver` that fails partway through
+    /// it is resumed from a line found in it (see [`nth_record_line`]).
+    block: Block,
     accumulator: A,
     records: u64,
     errors: Vec<RecordError>,
+}
+
+/// A `deliver` that failed, and how far it went: `taken` records of its block were handed
+/// over before the one it failed at, or (`None`) none of the block was taken.
+struct Refusal {
+    taken: Option<u64>,
+    error: Error,
 }
 
 /// A parsed block, or the payload of a panic while parsing it.
@@ -218,9 +245,9 @@ type Outcome<A> = std::thread::Result<Parsed<A>>;
 /// an error, read as [`NdjsonReader`](crate::NdjsonReader) reads them from the broken stream
 /// (a bad token well before the break), that error comes first, as for it: the run's error
 /// unless errors are skipped. [`core/Io`](sluice_core::codes::IO) with the system's error when
-/// not one worker thread could be started. A run that fails returns no summary: the bad
-/// records it collected under [`ParallelOptions::skip_errors`] before the error are not
-/// reported.
+/// not one worker thread could be started. A run that fails returns no summary: to learn
+/// what it delivered before the error, the bad records it collected under
+/// [`ParallelOptions::skip_errors`], and where to resume, run [`ingest_blocks_into`].
 ///
 /// # Panics
 /// A panic in `new_accumulator` or `record` stops the run: no more input is read, and it is
@@ -232,7 +259,7 @@ pub fn ingest_blocks<R, A, N, F, D>(
     options: &ParallelOptions,
     new_accumulator: N,
     record: F,
-    mut deliver: D,
+    deliver: D,
 ) -> Result<IngestSummary>
 where
     R: Read,
@@ -241,11 +268,132 @@ where
     F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()> + Sync,
     D: FnMut(A) -> Result<()>,
 {
+    let mut summary = IngestSummary::default();
+    ingest_blocks_into(
+        input,
+        options,
+        &mut summary,
+        new_accumulator,
+        record,
+        deliver,
+    )?;
+    Ok(summary)
+}
+
+/// [`ingest_blocks`], filling `summary` as the run goes, so that a run that fails still
+/// tells what it delivered before and where to resume (see [`IngestSummary`]).
+///
+/// `summary` is emptied first. When the run fails, it holds the blocks delivered before
+/// the failure: a block whose `deliver` failed is not counted (`bytes` is then that block's
+/// first byte), and when a bad record stops the run, `bytes` is that record's line. Over a
+/// stream that breaks, `bytes` is the start of the line it broke in: the records of the
+/// whole lines before are all delivered, and that line is not in the summary (not even its
+/// error when its bytes already showed one; a run resumed there reads it again, whole).
+///
+/// ```
+/// use std::io::{self, Read};
+/// use sluice_core::{Reader, Result};
+/// use sluice_json::parallel::{IngestSummary, ParallelOptions, RecordInfo, ingest_blocks_into};
+/// use sluice_json::{JsonReader, SliceInput};
+///
+/// /// A connection that drops after the bytes it was given.
+/// struct Dropped<'a>(&'a [u8]);
+/// impl Read for Dropped<'_> {
+///     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+///         if self.0.is_empty() {
+///             return Err(io::ErrorKind::ConnectionReset.into());
+///         }
+///         self.0.read(buffer)
+///     }
+/// }
+///
+/// fn add(sum: &mut u64, reader: &mut JsonReader<SliceInput<'_>>, _: RecordInfo) -> Result<()> {
+///     *sum += reader.read_u64()?;
+///     Ok(())
+/// }
+///
+/// let input = b"1\n2\n3\n4\n";
+/// let options = ParallelOptions { jobs: 2, ..ParallelOptions::default() };
+/// let mut total = 0;
+/// let mut summary = IngestSummary::default();
+/// // The connection drops in the middle of the third line.
+/// let err = ingest_blocks_into(Dropped(&input[..5]), &options, &mut summary, || 0, add, |sum| {
+///     total += sum;
+///     Ok(())
+/// })
+/// .unwrap_err();
+/// assert_eq!(err.io_error().map(io::Error::kind), Some(io::ErrorKind::ConnectionReset));
+/// // Two records were delivered, and the third line starts at byte 4.
+/// assert_eq!((total, summary.records, summary.bytes), (3, 2, 4));
+///
+/// // Resume from there (a file would seek, a download ask for the range).
+/// let rest = &input[summary.bytes as usize..];
+/// let mut rest_summary = IngestSummary::default();
+/// ingest_blocks_into(rest, &options, &mut rest_summary, || 0, add, |sum| {
+///     total += sum;
+///     Ok(())
+/// })?;
+/// assert_eq!((total, summary.records + rest_summary.records), (10, 4));
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+///
+/// With [`ParallelOptions::ordered`] off, blocks are delivered as they are ready, so when
+/// the run fails some records after `bytes` may have been delivered: they are counted in
+/// `records` (which counts what `deliver` took), and `bytes` and `errors` stop at the first
+/// block not delivered.
+///
+/// # Errors
+/// As [`ingest_blocks`].
+///
+/// # Panics
+/// As [`ingest_blocks`]; `summary` then holds the blocks delivered before the panic.
+pub fn ingest_blocks_into<R, A, N, F, D>(
+    input: R,
+    options: &ParallelOptions,
+    summary: &mut IngestSummary,
+    new_accumulator: N,
+    record: F,
+    mut deliver: D,
+) -> Result<()>
+where
+    R: Read,
+    A: Send,
+    N: Fn() -> A + Sync,
+    F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()> + Sync,
+    D: FnMut(A) -> Result<()>,
+{
+    run(
+        input,
+        options,
+        summary,
+        new_accumulator,
+        record,
+        |accumulator| deliver(accumulator).map_err(|error| Refusal { taken: None, error }),
+    )
+}
+
+/// The run of [`ingest_blocks_into`] and [`ingest_records_into`], whose `deliver` says how
+/// far it went when it fails.
+fn run<R, A, N, F, D>(
+    input: R,
+    options: &ParallelOptions,
+    summary: &mut IngestSummary,
+    new_accumulator: N,
+    record: F,
+    mut deliver: D,
+) -> Result<()>
+where
+    R: Read,
+    A: Send,
+    N: Fn() -> A + Sync,
+    F: Fn(&mut A, &mut JsonReader<SliceInput<'_>>, RecordInfo) -> Result<()> + Sync,
+    D: FnMut(A) -> std::result::Result<(), Refusal>,
+{
+    *summary = IngestSummary::default();
     let jobs = options.worker_count();
     let (work_tx, work_rx) = mpsc::sync_channel::<Block>(jobs * 2);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let (done_tx, done_rx) = mpsc::channel::<Outcome<A>>();
-    let mut summary = IngestSummary::default();
 
     std::thread::scope(|scope| {
         let mut started = 0usize;
@@ -269,7 +417,7 @@ where
                     // the calling thread stops reading at once and raises it as it was
                     // (the block's accumulator is dropped, never used again).
                     let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        parse_block(&block, options, new_accumulator, record)
+                        parse_block(block, options, new_accumulator, record)
                     }));
                     if done_tx.send(parsed).is_err() {
                         return;
@@ -291,10 +439,11 @@ where
         }
 
         let mut collector = Collector {
-            ordered: options.ordered,
-            skip_errors: options.skip_errors,
+            options,
             next_sequence: 0,
             waiting: BTreeMap::new(),
+            done_through: 0,
+            done_ahead: BTreeMap::new(),
             failure: None,
             failed_block: None,
             panic: None,
@@ -305,10 +454,9 @@ where
         let limit = started.saturating_mul(2);
         let mut in_flight = 0usize;
         let read_result = split_blocks(input, options.block_size, |block| {
-            summary.bytes += block.bytes.len() as u64;
             while in_flight >= limit && !collector.stopped() {
                 match done_rx.recv() {
-                    Ok(parsed) => in_flight -= collector.accept(parsed, &mut summary, &mut deliver),
+                    Ok(parsed) => in_flight -= collector.accept(parsed, summary, &mut deliver),
                     Err(_) => return Err(Error::custom("NDJSON workers stopped")),
                 }
             }
@@ -322,7 +470,7 @@ where
             }
             in_flight += 1;
             while let Ok(parsed) = done_rx.try_recv() {
-                in_flight -= collector.accept(parsed, &mut summary, &mut deliver);
+                in_flight -= collector.accept(parsed, summary, &mut deliver);
             }
             if collector.stopped() {
                 return Err(Error::custom("stopped"));
@@ -331,7 +479,7 @@ where
         });
         drop(work_tx);
         for parsed in done_rx {
-            collector.accept(parsed, &mut summary, &mut deliver);
+            collector.accept(parsed, summary, &mut deliver);
         }
         if let Some(payload) = collector.panic.take() {
             // Raised after the workers are done, as the panic of the run.
@@ -341,9 +489,7 @@ where
             return Err(failure);
         }
         read_result
-    })?;
-    summary.errors.sort_by_key(|e| e.record.offset);
-    Ok(summary)
+    })
 }
 
 /// Starts worker number `worker` (from 0) of a run in `scope`; the system's error when it
@@ -363,12 +509,17 @@ fn spawn_worker<'scope>(
         .map(drop)
 }
 
-/// Puts finished blocks in order (when asked) and hands them to `deliver`.
-struct Collector<A> {
-    ordered: bool,
-    skip_errors: bool,
+/// Puts finished blocks in order (when asked), hands them to `deliver`, and keeps the
+/// summary of what was delivered.
+struct Collector<'o, A> {
+    options: &'o ParallelOptions,
+    /// With `ordered`, the next block to deliver.
     next_sequence: u64,
     waiting: BTreeMap<u64, Parsed<A>>,
+    /// The first block not in the summary: those before it were all delivered.
+    done_through: u64,
+    /// Out of order, the blocks delivered after `done_through`, until it reaches them.
+    done_ahead: BTreeMap<u64, Done>,
     failure: Option<Error>,
     /// The block whose bad record is `failure` (`None` if `deliver` failed).
     failed_block: Option<u64>,
@@ -376,7 +527,17 @@ struct Collector<A> {
     panic: Option<Box<dyn Any + Send>>,
 }
 
-impl<A> Collector<A> {
+/// What a delivered block adds to the summary, besides its records.
+struct Done {
+    /// Where what was done with ends: the block's end, or the line the run stopped at.
+    end: u64,
+    /// The bad records collected before `end`.
+    errors: Vec<RecordError>,
+    /// The whole block was done with: the summary may go on to the next one.
+    whole: bool,
+}
+
+impl<A> Collector<'_, A> {
     /// Whether the run stops: a record failed (errors not skipped), `deliver` failed, or a
     /// callback panicked.
     fn stopped(&self) -> bool {
@@ -390,7 +551,7 @@ impl<A> Collector<A> {
         &mut self,
         parsed: Outcome<A>,
         summary: &mut IngestSummary,
-        deliver: &mut impl FnMut(A) -> Result<()>,
+        deliver: &mut impl FnMut(A) -> std::result::Result<(), Refusal>,
     ) -> usize {
         if self.panic.is_some() {
             return 1;
@@ -402,11 +563,11 @@ impl<A> Collector<A> {
                 return 1;
             }
         };
-        if !self.ordered {
+        if !self.options.ordered {
             self.finish_block(parsed, summary, deliver);
             return 1;
         }
-        self.waiting.insert(parsed.sequence, parsed);
+        self.waiting.insert(parsed.block.sequence, parsed);
         let mut done = 0;
         while let Some(parsed) = self.waiting.remove(&self.next_sequence) {
             self.next_sequence += 1;
@@ -426,48 +587,131 @@ impl<A> Collector<A> {
         &mut self,
         mut parsed: Parsed<A>,
         summary: &mut IngestSummary,
-        deliver: &mut impl FnMut(A) -> Result<()>,
+        deliver: &mut impl FnMut(A) -> std::result::Result<(), Refusal>,
     ) {
+        let sequence = parsed.block.sequence;
         if self.failure.is_some() {
             // Out of order, a block read before the failed one may come later with a bad
             // record of its own: that one comes first in the input, so it is the run's error.
-            let earlier = self
-                .failed_block
-                .is_some_and(|failed| parsed.sequence < failed);
-            if earlier && !self.skip_errors && !parsed.errors.is_empty() {
-                self.fail_at_record(parsed.sequence, parsed.errors.remove(0));
+            let earlier = self.failed_block.is_some_and(|failed| sequence < failed);
+            if earlier && !self.options.skip_errors && !parsed.errors.is_empty() {
+                self.fail_at_record(sequence, parsed.errors.remove(0));
             }
             return;
         }
-        if parsed.cut {
+        if parsed.block.cut {
             // The line the input broke in: its error comes before the I/O error, which ends
-            // the run anyway.
-            if !self.skip_errors && !parsed.errors.is_empty() {
-                self.fail_at_record(parsed.sequence, parsed.errors.remove(0));
-            }
-            summary.errors.append(&mut parsed.errors);
-            return;
-        }
-        summary.records += parsed.records;
-        if !self.skip_errors && !parsed.errors.is_empty() {
-            // The block's records before its bad one are good: they are delivered as those
-            // of the blocks before, so what a run delivers does not depend on the block size.
-            let bad = parsed.errors.remove(0);
-            match deliver(parsed.accumulator) {
-                Ok(()) => self.fail_at_record(parsed.sequence, bad),
-                Err(err) => self.failure = Some(err),
+            // the run anyway. It is not in the summary: a run resumed at its start reads it
+            // again, whole.
+            if !self.options.skip_errors && !parsed.errors.is_empty() {
+                self.fail_at_record(sequence, parsed.errors.remove(0));
             }
             return;
         }
-        summary.errors.append(&mut parsed.errors);
-        if let Err(err) = deliver(parsed.accumulator) {
-            self.failure = Some(err);
+        // Without skipping, the block's records before its bad one are good: they are
+        // delivered as those of the blocks before, so what a run delivers does not depend on
+        // the block size.
+        let bad = if self.options.skip_errors || parsed.errors.is_empty() {
+            None
+        } else {
+            Some(parsed.errors.remove(0))
+        };
+        let block_end = parsed.block.offset + parsed.block.bytes.len() as u64;
+        let all_end = bad.as_ref().map_or(block_end, |bad| bad.record.offset);
+        let (taken, end) = match deliver(parsed.accumulator) {
+            Ok(()) => (parsed.records, all_end),
+            Err(refusal) => {
+                self.failure = Some(refusal.error);
+                match refusal.taken {
+                    None => (0, parsed.block.offset),
+                    Some(taken) => {
+                        let line =
+                            nth_record_line(&parsed.block, &parsed.errors, taken, self.options);
+                        (taken, line.map_or(all_end, |line| line.min(all_end)))
+                    }
+                }
+            }
+        };
+        let whole = self.failure.is_none() && bad.is_none();
+        if self.failure.is_none()
+            && let Some(bad) = bad
+        {
+            self.fail_at_record(sequence, bad);
+        }
+        summary.records += taken;
+        if !whole {
+            parsed.errors.retain(|error| error.record.offset < end);
+        }
+        let done = Done {
+            end,
+            errors: parsed.errors,
+            whole,
+        };
+        self.settle(sequence, done, summary);
+    }
+
+    /// Adds the block `sequence`, delivered, to the summary, once every block before it is
+    /// in it (they are, unless out of order).
+    fn settle(&mut self, sequence: u64, mut done: Done, summary: &mut IngestSummary) {
+        if sequence != self.done_through {
+            self.done_ahead.insert(sequence, done);
+            return;
+        }
+        loop {
+            summary.bytes = done.end;
+            summary.errors.append(&mut done.errors);
+            if !done.whole {
+                // The run stopped inside this block: nothing after it is done with.
+                self.done_ahead.clear();
+                return;
+            }
+            self.done_through += 1;
+            match self.done_ahead.remove(&self.done_through) {
+                Some(next) => done = next,
+                None => return,
+            }
         }
     }
 }
 
-fn parse_block<A, N, F>(
+/// The offset of the line of record number `n` (from 0) of those `block` was read into
+/// successfully, found by reading its lines again (their first tokens only): those of
+/// `errors` are bad, and those without a value hold no record. `None` when it has fewer.
+/// Done only when a `deliver` fails partway through a block, so a block's reading keeps
+/// no record of its lines.
+fn nth_record_line(
     block: &Block,
+    errors: &[RecordError],
+    n: u64,
+    options: &ParallelOptions,
+) -> Option<u64> {
+    let bytes = &block.bytes;
+    let mut bad = errors.iter().map(|error| error.record.offset).peekable();
+    let mut good = 0;
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..bytes.len().min(end + 1)];
+        let offset = block.offset + start as u64;
+        while bad.next_if(|&at| at < offset).is_some() {}
+        let is_bad = bad.next_if_eq(&offset).is_some();
+        let holds_value = !matches!(
+            line_reader(line, &options.json, offset == 0).peek(),
+            Ok(Entry::Ended) | Err(_)
+        );
+        if !is_bad && holds_value {
+            if good == n {
+                return Some(offset);
+            }
+            good += 1;
+        }
+        start = end + 1;
+    }
+    None
+}
+
+fn parse_block<A, N, F>(
+    block: Block,
     options: &ParallelOptions,
     new_accumulator: &N,
     record: &F,
@@ -489,8 +733,7 @@ where
         })
     };
     Parsed {
-        sequence: block.sequence,
-        cut: block.cut,
+        block,
         accumulator,
         records,
         errors,
@@ -763,7 +1006,7 @@ pub fn ingest_records<R, T, P, S>(
     input: R,
     options: &ParallelOptions,
     parse: P,
-    mut sink: S,
+    sink: S,
 ) -> Result<IngestSummary>
 where
     R: Read,
@@ -771,9 +1014,69 @@ where
     P: Fn(&mut JsonReader<SliceInput<'_>>) -> Result<T> + Sync,
     S: FnMut(T) -> Result<()>,
 {
-    ingest_blocks(
+    let mut summary = IngestSummary::default();
+    ingest_records_into(input, options, &mut summary, parse, sink)?;
+    Ok(summary)
+}
+
+/// [`ingest_records`], filling `summary` as the run goes, so that a run that fails still
+/// tells what it delivered before and where to resume: as [`ingest_blocks_into`], with a
+/// record as the unit of delivery. When `sink` fails, the records it took before are
+/// counted, and `bytes` is the line of the record it failed at (not counted: a run resumed
+/// there hands it to `sink` again).
+///
+/// ```
+/// use std::io::{self, Read};
+/// use sluice_core::Reader;
+/// use sluice_json::codes;
+/// use sluice_json::parallel::{IngestSummary, ParallelOptions, ingest_records_into};
+///
+/// /// A stream that fails at once.
+/// struct Broken;
+/// impl Read for Broken {
+///     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+///         Err(io::ErrorKind::ConnectionReset.into())
+///     }
+/// }
+///
+/// let input = b"1\n2\nx\n3\n4\n5\n";
+/// let options = ParallelOptions { skip_errors: true, ..ParallelOptions::default() };
+/// // The stream breaks in the middle of the fifth line.
+/// let stream = input[..9].chain(Broken);
+/// let mut seen = Vec::new();
+/// let mut summary = IngestSummary::default();
+/// let err = ingest_records_into(stream, &options, &mut summary, |r| r.read_u8(), |n| {
+///     seen.push(n);
+///     Ok(())
+/// })
+/// .unwrap_err();
+/// assert_eq!(err.code(), sluice_core::codes::IO);
+/// // Before the break: three records delivered and the bad line 3 collected; the fifth
+/// // line, at byte 8, is where to resume.
+/// assert_eq!((seen.as_slice(), summary.records, summary.bytes), (&[1, 2, 3][..], 3, 8));
+/// assert_eq!(summary.errors[0].record.line, 3);
+/// assert_eq!(summary.errors[0].error.code(), codes::UNEXPECTED_TOKEN);
+/// ```
+///
+/// # Errors
+/// As [`ingest_blocks`].
+pub fn ingest_records_into<R, T, P, S>(
+    input: R,
+    options: &ParallelOptions,
+    summary: &mut IngestSummary,
+    parse: P,
+    mut sink: S,
+) -> Result<()>
+where
+    R: Read,
+    T: Send,
+    P: Fn(&mut JsonReader<SliceInput<'_>>) -> Result<T> + Sync,
+    S: FnMut(T) -> Result<()>,
+{
+    run(
         input,
         options,
+        summary,
         Vec::new,
         |records: &mut Vec<T>, reader, _| {
             let value = parse(reader)?;
@@ -783,7 +1086,15 @@ where
             records.push(value);
             Ok(())
         },
-        |records| records.into_iter().try_for_each(&mut sink),
+        |records| {
+            for (taken, record) in records.into_iter().enumerate() {
+                if let Err(error) = sink(record) {
+                    let taken = Some(taken as u64);
+                    return Err(Refusal { taken, error });
+                }
+            }
+            Ok(())
+        },
     )
 }
 

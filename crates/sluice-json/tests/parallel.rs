@@ -2,7 +2,10 @@
 
 use sluice_core::{Reader, Value, ValueWriter, pipe_value};
 use sluice_json::codes;
-use sluice_json::parallel::{ParallelOptions, ingest_blocks, ingest_records};
+use sluice_json::parallel::{
+    IngestSummary, ParallelOptions, RecordInfo, ingest_blocks, ingest_blocks_into, ingest_records,
+    ingest_records_into,
+};
 
 fn records(count: usize) -> String {
     (0..count)
@@ -824,4 +827,263 @@ fn a_line_the_input_breaks_in_is_bad_when_its_bytes_already_show_an_error() {
             }
         }
     }
+}
+
+/// The offset of the start of each line of `input`, and of its end.
+fn line_starts(input: &str) -> Vec<u64> {
+    std::iter::once(0)
+        .chain(input.match_indices('\n').map(|(at, _)| at as u64 + 1))
+        .collect()
+}
+
+#[test]
+fn a_deliver_that_fails_leaves_the_summary_at_the_start_of_its_block() {
+    let input = records(3000);
+    let starts = line_starts(&input);
+    for (jobs, ordered) in [(1, true), (2, true), (3, true), (2, false), (3, false)] {
+        let mut delivered: Vec<RecordInfo> = Vec::new();
+        let mut refused = None;
+        let mut summary = IngestSummary::default();
+        let err = ingest_blocks_into(
+            input.as_bytes(),
+            &ParallelOptions {
+                ordered,
+                ..small_blocks(jobs)
+            },
+            &mut summary,
+            Vec::new,
+            |infos: &mut Vec<RecordInfo>, reader, info| {
+                infos.push(info);
+                reader.skip()
+            },
+            |infos| {
+                if refused.is_none() && delivered.len() > 40 {
+                    refused = Some(infos[0]);
+                    return Err(sluice_core::Error::custom("the sink is full"));
+                }
+                delivered.extend(infos);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), sluice_core::codes::CUSTOM);
+        // Counted: what `deliver` took, not the block it refused.
+        assert_eq!(summary.records, delivered.len() as u64, "jobs {jobs}");
+        assert!(summary.errors.is_empty());
+        if ordered {
+            // Each record line is a record: the refused block starts at its first record.
+            assert_eq!(summary.bytes, refused.unwrap().offset, "jobs {jobs}");
+            assert_eq!(delivered.last().unwrap().line, refused.unwrap().line - 1);
+        } else {
+            // Out of order: every record before `bytes` was delivered, maybe some after it.
+            assert!(starts.contains(&summary.bytes));
+            let before = delivered
+                .iter()
+                .filter(|info| info.offset < summary.bytes)
+                .count();
+            let lines_before = starts
+                .iter()
+                .filter(|&&start| start < summary.bytes)
+                .count();
+            assert_eq!(before, lines_before, "jobs {jobs}");
+            assert!(summary.bytes <= refused.unwrap().offset);
+        }
+    }
+}
+
+#[test]
+fn a_sink_that_fails_leaves_the_summary_at_the_record_it_failed_at() {
+    // Records, blank lines and bad lines: the record the sink fails at is found among them.
+    let input: String = (0..3000)
+        .map(|i| match i % 7 {
+            3 => "\n".to_owned(),
+            5 => "{\"id\": x}\n".to_owned(),
+            _ => format!("{{\"id\":{i}}}\n"),
+        })
+        .collect();
+    let starts = line_starts(&input);
+    let good_lines: Vec<usize> = (0..3000).filter(|i| i % 7 != 3 && i % 7 != 5).collect();
+    for (jobs, block_size, fail_at) in [
+        (1, 1024, 0),
+        (2, 1024, 1),
+        (3, 1024, 700),
+        (2, 1500, 1999),
+        (2, 1 << 20, 1234),
+    ] {
+        let mut taken = Vec::new();
+        let mut summary = IngestSummary::default();
+        let err = ingest_records_into(
+            input.as_bytes(),
+            &ParallelOptions {
+                block_size,
+                skip_errors: true,
+                ..small_blocks(jobs)
+            },
+            &mut summary,
+            read_id,
+            |id| {
+                if taken.len() == fail_at {
+                    return Err(sluice_core::Error::custom("the sink is full"));
+                }
+                taken.push(id);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        let case = format!("jobs {jobs}, block {block_size}, fails at {fail_at}");
+        assert_eq!(err.code(), sluice_core::codes::CUSTOM, "{case}");
+        assert_eq!(summary.records, fail_at as u64, "{case}");
+        // The line of the record refused: a run resumed there hands it over again.
+        let refused_line = good_lines[fail_at];
+        assert_eq!(summary.bytes, starts[refused_line], "{case}");
+        let bad_lines: Vec<u64> = summary.errors.iter().map(|bad| bad.record.line).collect();
+        let expected: Vec<u64> = (0..refused_line)
+            .filter(|i| i % 7 == 5)
+            .map(|i| i as u64 + 1)
+            .collect();
+        assert_eq!(bad_lines, expected, "{case}");
+    }
+}
+
+#[test]
+fn a_bad_record_without_skip_errors_leaves_the_summary_at_its_line() {
+    let mut lines: Vec<String> = records(2000).lines().map(str::to_owned).collect();
+    lines[1300] = "{\"id\": 1300,".to_owned();
+    let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let starts = line_starts(&input);
+    for (jobs, block_size) in [(1, 1024), (2, 1024), (3, 3000), (2, 1 << 20)] {
+        let mut ids = Vec::new();
+        let mut summary = IngestSummary::default();
+        let err = ingest_records_into(
+            input.as_bytes(),
+            &ParallelOptions {
+                block_size,
+                ..small_blocks(jobs)
+            },
+            &mut summary,
+            read_id,
+            |id| {
+                ids.push(id);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), codes::UNEXPECTED_EOF, "block {block_size}");
+        assert_eq!((summary.records, ids.len()), (1300, 1300));
+        assert_eq!(summary.bytes, starts[1300], "block {block_size}");
+        assert!(summary.errors.is_empty());
+    }
+}
+
+#[test]
+fn the_bad_records_collected_before_an_io_error_are_in_the_summary() {
+    let mut lines: Vec<String> = records(300).lines().map(str::to_owned).collect();
+    for bad in [10, 150, 151, 290] {
+        // An array where `read_id` wants a map.
+        lines[bad] = "[1]".to_owned();
+    }
+    let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let starts = line_starts(&input);
+    // Cut in the middle of line 201 (index 200).
+    let cut = &input.as_bytes()[..usize::try_from(starts[200]).unwrap() + 5];
+    for (jobs, block_size) in [(1, 1024), (2, 1024), (2, 1 << 20)] {
+        let mut ids = Vec::new();
+        let mut summary = IngestSummary::default();
+        let err = ingest_records_into(
+            FailingInput { bytes: cut },
+            &ParallelOptions {
+                block_size,
+                skip_errors: true,
+                ..small_blocks(jobs)
+            },
+            &mut summary,
+            read_id,
+            |id| {
+                ids.push(id);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), sluice_core::codes::IO);
+        assert_eq!(
+            (summary.records, ids.len()),
+            (197, 197),
+            "block {block_size}"
+        );
+        assert_eq!(summary.bytes, starts[200]);
+        let bad: Vec<_> = summary
+            .errors
+            .iter()
+            .map(|bad| (bad.record.line, bad.record.offset, bad.error.code()))
+            .collect();
+        assert_eq!(
+            bad,
+            [
+                (11, starts[10], sluice_core::codes::UNEXPECTED_ENTRY),
+                (151, starts[150], sluice_core::codes::UNEXPECTED_ENTRY),
+                (152, starts[151], sluice_core::codes::UNEXPECTED_ENTRY),
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_line_the_stream_broke_in_is_left_out_of_the_summary_even_when_its_error_shows() {
+    // Its bad token arrived before the break; a run resumed at the line's start reads it
+    // again, so it is not counted before.
+    let input = "1\n2\n[1,] \"and more";
+    let mut summary = IngestSummary::default();
+    let err = ingest_records_into(
+        FailingInput {
+            bytes: input.as_bytes(),
+        },
+        &ParallelOptions {
+            skip_errors: true,
+            ..small_blocks(2)
+        },
+        &mut summary,
+        |reader| reader.read_u8(),
+        |_| Ok(()),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), sluice_core::codes::IO);
+    assert_eq!((summary.records, summary.bytes), (2, 4));
+    assert!(summary.errors.is_empty());
+    // Without skipping, that error is the run's.
+    let err = ingest_records_into(
+        FailingInput {
+            bytes: input.as_bytes(),
+        },
+        &small_blocks(2),
+        &mut summary,
+        |reader| reader.read_u8(),
+        |_| Ok(()),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), codes::UNEXPECTED_TOKEN);
+    assert_eq!((summary.records, summary.bytes), (2, 4));
+}
+
+#[test]
+fn a_summary_passed_in_is_emptied_first() {
+    let mut summary = IngestSummary {
+        records: 7,
+        bytes: 70,
+        errors: Vec::new(),
+    };
+    ingest_records_into(
+        "1\nx\n".as_bytes(),
+        &ParallelOptions {
+            skip_errors: true,
+            ..ParallelOptions::default()
+        },
+        &mut summary,
+        |reader| reader.read_u8(),
+        |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(
+        (summary.records, summary.bytes, summary.errors.len()),
+        (1, 4, 1)
+    );
 }
