@@ -434,6 +434,8 @@ pub mod msgpack {
 ///   in input order (or as soon as ready, with [`ParallelOptions::ordered`](ndjson::ParallelOptions::ordered) off). A bad record
 ///   reports its line number and byte offset; with [`ParallelOptions::skip_errors`](ndjson::ParallelOptions::skip_errors) it is
 ///   collected in [`IngestSummary::errors`](ndjson::IngestSummary::errors) and the run goes on.
+///   [`par_for_each_into`](ndjson::par_for_each_into) fills the summary as it goes, so that a
+///   run that fails still tells what it delivered and where to resume.
 ///
 /// To handle each record as a token stream instead of a typed value, use
 /// [`json::parallel::ingest_records`] or
@@ -445,7 +447,7 @@ pub mod ndjson {
     use std::marker::PhantomData;
 
     use sluice_core::Result;
-    use sluice_json::parallel::ingest_records;
+    use sluice_json::parallel::ingest_records_into;
     use sluice_json::{IoInput, JsonOptions, NdjsonReader};
     use sluice_reflect::Typed;
 
@@ -476,12 +478,58 @@ pub mod ndjson {
     /// # Errors
     /// An I/O error, an error returned by `sink`, or (unless [`ParallelOptions::skip_errors`]
     /// is on) the first bad record in input order, with a note naming its line and byte offset
-    /// and the record's text attached for [`Error::render`](crate::Error::render).
+    /// and the record's text attached for [`Error::render`](crate::Error::render). A run that
+    /// fails returns no summary: [`par_for_each_into`] tells what it delivered before the
+    /// error and where to resume.
     pub fn par_for_each<T, R, S>(
         input: R,
         options: &ParallelOptions,
         sink: S,
     ) -> Result<IngestSummary>
+    where
+        T: Typed + Send,
+        R: io::Read,
+        S: FnMut(T) -> Result<()>,
+    {
+        let mut summary = IngestSummary::default();
+        par_for_each_into(input, options, &mut summary, sink)?;
+        Ok(summary)
+    }
+
+    /// [`par_for_each`], filling `summary` (emptied first) as the run goes, so that a run
+    /// that fails still tells what it delivered: `records` counts the records `sink` took,
+    /// `errors` holds the bad records collected before `bytes`, and `bytes` is the offset to
+    /// resume from, the start of the first line not done with (the line the input broke in,
+    /// the bad record that stopped the run, or the record `sink` failed at). A run resumed
+    /// there neither repeats nor skips a record, when [`ParallelOptions::ordered`] is on; see
+    /// [`IngestSummary`] for a run out of order.
+    ///
+    /// ```
+    /// use sluice::ndjson::{IngestSummary, ParallelOptions};
+    /// let input = "[1, 2]\n[3, 4]\n[5, 6]\n";
+    /// let mut pairs = Vec::new();
+    /// let mut summary = IngestSummary::default();
+    /// // The sink takes two records, then fails (a full disk, a closed connection).
+    /// let run = sluice::ndjson::par_for_each_into(input.as_bytes(), &ParallelOptions::default(), &mut summary, |pair: (u8, u8)| {
+    ///     if pairs.len() == 2 {
+    ///         return Err(sluice::Error::custom("the queue is full"));
+    ///     }
+    ///     pairs.push(pair);
+    ///     Ok(())
+    /// });
+    /// assert!(run.is_err());
+    /// // The third record, on the line at byte 14, is where to resume.
+    /// assert_eq!((summary.records, summary.bytes), (2, 14));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`par_for_each`].
+    pub fn par_for_each_into<T, R, S>(
+        input: R,
+        options: &ParallelOptions,
+        summary: &mut IngestSummary,
+        sink: S,
+    ) -> Result<()>
     where
         T: Typed + Send,
         R: io::Read,
@@ -494,9 +542,10 @@ pub mod ndjson {
             ..options.clone()
         };
         let registry = &crate::built_in().registry;
-        ingest_records(
+        ingest_records_into(
             input,
             &options,
+            summary,
             |reader| table.deserialize(reader, registry),
             sink,
         )

@@ -3,7 +3,9 @@
 
 use sluice::Reflect;
 use sluice::core::codes as core_codes;
-use sluice::ndjson::{ParallelOptions, par_collect, par_for_each};
+use sluice::ndjson::{
+    IngestSummary, ParallelOptions, par_collect, par_for_each, par_for_each_into,
+};
 use sluice::reflect::codes as reflect_codes;
 
 #[derive(Reflect, Debug, Clone, PartialEq)]
@@ -272,4 +274,74 @@ fn the_iterator_yields_an_io_error_once_and_ends() {
             Err("core/Io".to_owned())
         ]
     );
+}
+
+/// Hands out `bytes` a few at a time, then fails as a dropped connection.
+struct Dropped<'a>(&'a [u8]);
+
+impl std::io::Read for Dropped<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::ErrorKind::ConnectionReset.into());
+        }
+        let count = buffer.len().min(100).min(self.0.len());
+        buffer[..count].copy_from_slice(&self.0[..count]);
+        self.0 = &self.0[count..];
+        Ok(count)
+    }
+}
+
+#[test]
+fn a_typed_run_that_breaks_resumes_from_its_summary_without_repeating_or_skipping() {
+    let mut input = events(3000);
+    // A record of the wrong type, collected.
+    input.insert_str(input.find("{\"id\": 1000,").unwrap(), "{\"id\": \"x\"}\n");
+    let whole = par_collect::<Event, _>(
+        input.as_bytes(),
+        &ParallelOptions {
+            skip_errors: true,
+            ..options(2)
+        },
+    )
+    .unwrap();
+    for (jobs, cut) in [(1, 60_000), (2, 150_000), (3, 61_234)] {
+        let options = ParallelOptions {
+            skip_errors: true,
+            ..options(jobs)
+        };
+        let mut got = Vec::new();
+        let mut summary = IngestSummary::default();
+        let err = par_for_each_into(
+            Dropped(&input.as_bytes()[..cut]),
+            &options,
+            &mut summary,
+            |event: Event| {
+                got.push(event);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), core_codes::IO);
+        assert_eq!(summary.records, got.len() as u64);
+        let at = usize::try_from(summary.bytes).unwrap();
+        assert!(at <= cut && input.as_bytes()[at - 1] == b'\n', "cut {cut}");
+        // The bad record is reported once, by the run whose part holds it.
+        let mut bad = summary.errors.len();
+        let mut rest = IngestSummary::default();
+        par_for_each_into(
+            &input.as_bytes()[at..],
+            &options,
+            &mut rest,
+            |event: Event| {
+                got.push(event);
+                Ok(())
+            },
+        )
+        .unwrap();
+        bad += rest.errors.len();
+        assert_eq!(got, whole.0, "cut {cut}");
+        assert_eq!(bad, 1);
+        assert_eq!(summary.records + rest.records, 3000);
+        assert_eq!(summary.bytes + rest.bytes, input.len() as u64);
+    }
 }
