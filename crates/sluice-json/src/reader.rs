@@ -1346,8 +1346,10 @@ impl<S: Input> JsonReader<S> {
                     let checked = self.comment_utf8(rest.len().saturating_sub(1), true)?;
                     let kept = rest.len() - checked;
                     self.pos += checked;
-                    // One byte more than is left, or the loop would not move on.
-                    if !self.ensure(0, kept.max(1) + 1)? {
+                    // One byte more than is left, or the loop would not move on, and no
+                    // more: in NDJSON that byte may be the line feed that ends the record
+                    // (and the comment with it), after which a stream may pause.
+                    if !self.ensure(0, kept + 1)? {
                         // Unclosed. The bytes kept back are checked now: invalid UTF-8
                         // among them (`\xC3` then a line feed) is the first error, as a
                         // reader of the same text with a `*/` after it finds; only a

@@ -383,3 +383,38 @@ fn a_json5_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_as
         }
     }
 }
+
+#[test]
+fn a_block_comment_left_open_at_its_line_feed_is_reported_before_the_stream_is_asked_for_more() {
+    let options = JsonOptions {
+        comments: true,
+        ..JsonOptions::ndjson()
+    };
+    for line in [b"/*\n".as_slice(), b"1 /* x\n", b"[1, /*\n"] {
+        let what = String::from_utf8_lossy(line);
+        for chunk in [1, 2, line.len()] {
+            let mut records = NdjsonReader::new(
+                IoInput::new(Pausing { bytes: line, chunk }),
+                options.clone(),
+            );
+            let err = loop {
+                match records.next_record() {
+                    Ok(Some(mut record)) => {
+                        if let Err(err) = Token::read_all(&mut record) {
+                            break err;
+                        }
+                    }
+                    Ok(None) => panic!("{what}: no error"),
+                    Err(err) => break err,
+                }
+            };
+            assert_eq!(err.code(), codes::UNCLOSED_COMMENT, "{what}, chunk {chunk}");
+            let start = line.iter().position(|&b| b == b'/').unwrap();
+            assert_eq!(
+                err.span(),
+                Some(Span::new(start, line.len())),
+                "{what}, chunk {chunk}"
+            );
+        }
+    }
+}
