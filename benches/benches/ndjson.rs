@@ -24,7 +24,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sluice::Reflect;
 use sluice::ndjson::ParallelOptions;
 use sluice_benches::corpus;
-use sluice_core::{NumberHint, OwnedNumber, Token, ValueWriter, pipe_value};
+use sluice_core::{Token, ValueWriter, pipe_value};
 use sluice_json::{JsonOptions, JsonReader, JsonWriter, NdjsonReader, NdjsonWriter, WriterOptions};
 
 /// One record of the Wikipedia sample, for both libraries.
@@ -110,29 +110,13 @@ fn value(c: &mut Criterion) {
     group.finish();
 }
 
-/// `tokens` with each number's text parsed to the type its syntax gives: what a writer is
-/// handed by a reader of native data or of MessagePack, which know their numbers' types.
-fn typed_numbers(tokens: &[Token]) -> Vec<Token> {
-    tokens
-        .iter()
-        .map(|token| match token {
-            Token::Number(OwnedNumber::Text(text, hint)) => Token::Number(match hint {
-                NumberHint::Integer => OwnedNumber::U64(text.parse().unwrap()),
-                NumberHint::NegInteger => OwnedNumber::I64(text.parse().unwrap()),
-                NumberHint::Float => OwnedNumber::F64(text.parse().unwrap()),
-            }),
-            other => other.clone(),
-        })
-        .collect()
-}
-
 fn write(c: &mut Criterion) {
     let Some(bytes) = corpus("ndjson/nginxplus-status.ndjson") else {
         return;
     };
     let mut reader = JsonReader::from_slice(&bytes).with_options(JsonOptions::ndjson());
     let text_tokens = Token::read_all(&mut reader).unwrap();
-    let typed_tokens = typed_numbers(&text_tokens);
+    let typed_tokens = sluice_benches::typed_numbers(&text_tokens);
     let values: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(&bytes)
         .into_iter()
         .collect::<Result<_, _>>()

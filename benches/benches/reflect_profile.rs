@@ -13,7 +13,9 @@
 //! `scan_number_text` (that scan with numbers read as text, not converted),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
-//! `write_pretty` (a pre-read token stream through `JsonWriter`), `serde_write` /
+//! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_typed` /
+//! `write_ndjson_typed` (those tokens with typed numbers through a condensed `JsonWriter` and
+//! through `NdjsonWriter`, the file as one record), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
 //! `msgpack_read` (every token of the MessagePack encoding). The value
@@ -39,7 +41,7 @@ mod plain;
 /// Untyped operations; `Ok(false)` when `operation` is not one of them.
 fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String> {
     use sluice_core::Token;
-    use sluice_json::{JsonReader, JsonWriter, WriterOptions};
+    use sluice_json::{JsonReader, JsonWriter, NdjsonWriter, WriterOptions};
     use sluice_msgpack::{MsgPackReader, MsgPackWriter};
     let bytes = text.as_bytes();
     let tokens = Token::read_all(&mut JsonReader::from_slice(bytes)).map_err(|e| e.render())?;
@@ -52,6 +54,23 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
         let mut writer = JsonWriter::new(Vec::with_capacity(bytes.len()), options);
         Token::write_all(black_box(&tokens), &mut writer).map_err(|e| e.render())?;
         Ok(writer.into_inner().map_err(|e| e.render())?.len())
+    };
+    // The tokens with typed numbers, as native data or MessagePack hand them to a writer,
+    // through one condensed `JsonWriter` or through `NdjsonWriter` (one record here): what
+    // the NDJSON writer adds to the JSON writer it wraps, on the same tokens.
+    let typed_tokens = sluice_benches::typed_numbers(&tokens);
+    let write_typed = |ndjson: bool| -> Result<usize, String> {
+        let out = Vec::with_capacity(bytes.len());
+        let written = if ndjson {
+            let mut writer = NdjsonWriter::new(out);
+            Token::write_all(black_box(&typed_tokens), &mut writer).map_err(|e| e.render())?;
+            writer.into_inner()
+        } else {
+            let mut writer = JsonWriter::new(out, WriterOptions::condensed());
+            Token::write_all(black_box(&typed_tokens), &mut writer).map_err(|e| e.render())?;
+            writer.into_inner()
+        };
+        Ok(written.map_err(|e| e.render())?.len())
     };
     let last_wins_reader = || {
         JsonReader::from_slice(black_box(bytes)).with_options(sluice_benches::last_wins_options())
@@ -82,6 +101,8 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             "write_condensed" => drop(black_box(write_json(WriterOptions::condensed())?)),
             "write_pretty" => drop(black_box(write_json(WriterOptions::pretty())?)),
+            "write_condensed_typed" => drop(black_box(write_typed(false)?)),
+            "write_ndjson_typed" => drop(black_box(write_typed(true)?)),
             "serde_write" => {
                 let mut out = Vec::with_capacity(bytes.len());
                 serde_json::to_writer(&mut out, black_box(&value)).map_err(|e| e.to_string())?;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use sluice_core::{Entry, NumberHint, Reader};
+use sluice_core::{Entry, NumberHint, OwnedNumber, Reader, Token};
 use sluice_json::{Input, JsonReader};
 
 /// The bytes of a corpus file such as `bench/canada.json`, or `None` (with a notice) when the
@@ -256,6 +256,26 @@ pub fn relaxed_variant(json: &[u8]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// `tokens` with each number's text parsed to the type its syntax gives: what a writer is
+/// handed by a reader of native data or of MessagePack, which know their numbers' types.
+///
+/// # Panics
+/// On a number its type cannot hold (an integer beyond 64 bits): the bench files have none.
+#[must_use]
+pub fn typed_numbers(tokens: &[Token]) -> Vec<Token> {
+    tokens
+        .iter()
+        .map(|token| match token {
+            Token::Number(OwnedNumber::Text(text, hint)) => Token::Number(match hint {
+                NumberHint::Integer => OwnedNumber::U64(text.parse().unwrap()),
+                NumberHint::NegInteger => OwnedNumber::I64(text.parse().unwrap()),
+                NumberHint::Float => OwnedNumber::F64(text.parse().unwrap()),
+            }),
+            other => other.clone(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
