@@ -2215,12 +2215,24 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     #[inline(never)]
     fn lex_identifier_escape(&mut self, at: usize) -> Result<usize> {
-        // A surrogate pair is the longest escape: `\uD83D\uDE00`.
-        self.ensure(at, 12)?;
-        match self.rest().get(at + 1) {
+        // Only the escape's own bytes (and the first that does not fit it), as in a string:
+        // a key is read without waiting for bytes a stream that pauses after it never sends.
+        self.load_escape(at, 0, b"\\uhhhh")?;
+        let high = self
+            .rest()
+            .get(at + 2..)
+            .and_then(hex4)
+            .is_some_and(|unit| (0xD800..=0xDBFF).contains(&unit));
+        if high {
+            self.load_escape(at, 6, b"\\uhhhh")?;
+        }
+        match self.rest().get(at + 1).copied() {
             Some(b'u') if !self.identifier_escape_cut_by_end(at) => {}
             Some(b'u') | None => return Err(self.identifier_cut_by_end()),
-            Some(_) => return Err(self.invalid_escape(at)),
+            Some(_) => {
+                self.load_char(at + 1)?;
+                return Err(self.invalid_escape(at));
+            }
         }
         let before = self.scratch.len();
         let next = self.lex_unicode_escape(at)?;

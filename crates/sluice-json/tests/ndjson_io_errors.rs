@@ -347,10 +347,10 @@ fn a_bad_escape_is_reported_before_the_stream_is_asked_for_the_bytes_after_it() 
 }
 
 #[test]
-fn a_json5_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_asked_for_more() {
+fn a_json5_record_ending_in_an_escape_is_read_before_the_stream_is_asked_for_more() {
     // JSON5's own escapes: each is its backslash and one character (`\x` two digits), and
     // only `\0` and `\r` look at the byte after them, which the open string has anyway.
-    let lines: [&[u8]; 9] = [
+    let lines: [&[u8]; 11] = [
         b"['\\'']\n",
         b"['\\v']\n",
         b"['\\0']\n",
@@ -360,6 +360,9 @@ fn a_json5_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_as
         "['\\é']\n".as_bytes(),
         "['\\€']\n".as_bytes(),
         "['a\\\u{2028}b']\n".as_bytes(),
+        // An identifier key's escapes load their own bytes too.
+        b"{\\u0061:1}\n",
+        b"{a\\u00e9:1}\n",
     ];
     for line in lines {
         let what = String::from_utf8_lossy(line);
