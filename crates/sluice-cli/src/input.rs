@@ -204,11 +204,9 @@ pub(crate) fn invalid(err: sluice_core::Error, name: &str, source: Option<&[u8]>
 /// its span made relative to them, rather than a copy of the whole input: an error in a
 /// file of megabytes costs its few lines, and renders byte for byte as with the whole text.
 ///
-/// The lines are those [`Error::render`](sluice_core::Error::render) shows, found as it finds
-/// them: from `context_lines` lines before the line where the span starts to `context_lines`
-/// lines after it, each whole, with the line breaks before them as the source's
-/// `line_offset` (which also tells the renderer the lines do not start the input, so a byte
-/// order mark is hidden only at the very start).
+/// The lines are those [`Error::render`](sluice_core::Error::render) shows, cut out by
+/// [`SourceText::excerpt`](sluice_core::SourceText::excerpt) with the renderer's default
+/// context.
 fn with_shown_lines(err: sluice_core::Error, name: &str, bytes: &[u8]) -> sluice_core::Error {
     let span = match err.span() {
         Some(span) if span.start <= bytes.len() => span,
@@ -219,30 +217,7 @@ fn with_shown_lines(err: sluice_core::Error, name: &str, bytes: &[u8]) -> sluice
         None => return err.with_source_text(name, []),
     };
     let context = sluice_core::error::RenderOptions::default().context_lines;
-    let line_start = |end: usize| memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |at| at + 1);
-    let mut from = line_start(span.start);
-    for _ in 0..context {
-        if from == 0 {
-            break;
-        }
-        from = line_start(from - 1);
-    }
-    let mut to = span.start;
-    for _ in 0..=context {
-        match memchr::memchr(b'\n', &bytes[to..]) {
-            Some(at) => to += at + 1,
-            None => {
-                to = bytes.len();
-                break;
-            }
-        }
-    }
-    let source = sluice_core::SourceText {
-        name: name.to_owned(),
-        text: std::sync::Arc::from(&bytes[from..to]),
-        line_offset: memchr::memchr_iter(b'\n', &bytes[..from]).count(),
-    };
-    let span = sluice_core::Span::new(span.start - from, span.end.saturating_sub(from));
+    let (source, span) = sluice_core::SourceText::excerpt(name, bytes, span, context);
     err.with_span(span).with_shared_source(source)
 }
 

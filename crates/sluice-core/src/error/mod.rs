@@ -110,30 +110,7 @@ impl SourceText {
         context: usize,
     ) -> (crate::span::LineIndex<'_>, usize, usize) {
         let text: &[u8] = &self.text;
-        let offset = offset.min(text.len());
-        let line_start = |end: usize| {
-            text[..end]
-                .iter()
-                .rposition(|&byte| byte == b'\n')
-                .map_or(0, |last| last + 1)
-        };
-        let mut start = line_start(offset);
-        for _ in 0..context {
-            if start == 0 {
-                break;
-            }
-            start = line_start(start - 1);
-        }
-        let mut end = offset;
-        for _ in 0..=context {
-            match text[end..].iter().position(|&byte| byte == b'\n') {
-                Some(at) => end += at + 1,
-                None => {
-                    end = text.len();
-                    break;
-                }
-            }
-        }
+        let (start, end) = line_range_around(text, offset, context);
         let breaks = text[..start].iter().filter(|&&byte| byte == b'\n').count();
         let lines = &text[start..end];
         // The lines start the input only when nothing comes before them.
@@ -144,6 +121,68 @@ impl SourceText {
         };
         (index, start, breaks)
     }
+
+    /// The part of `text` (the whole input, from its first byte) that an error at `span`
+    /// shows with `context_lines` lines around it, as a source text of its own, and `span`
+    /// counted from that part: attach these instead of the whole input and the error renders
+    /// the same, holding only the lines it shows.
+    ///
+    /// ```
+    /// use sluice_core::{SourceText, Span};
+    /// let text = b"1\n2\n3\nx\n5\n6\n7\n";
+    /// let (source, span) = SourceText::excerpt("in.json", text, Span::new(6, 7), 1);
+    /// assert_eq!(&*source.text, b"3\nx\n5\n");
+    /// assert_eq!((source.line_offset, span), (2, Span::new(2, 3)));
+    /// ```
+    #[must_use]
+    pub fn excerpt(
+        name: impl Into<String>,
+        text: &[u8],
+        span: Span,
+        context_lines: usize,
+    ) -> (SourceText, Span) {
+        let (start, end) = line_range_around(text, span.start, context_lines);
+        let source = SourceText {
+            name: name.into(),
+            text: Arc::from(&text[start..end]),
+            line_offset: text[..start].iter().filter(|&&byte| byte == b'\n').count(),
+        };
+        let span = Span::new(
+            span.start.saturating_sub(start),
+            span.end.saturating_sub(start),
+        );
+        (source, span)
+    }
+}
+
+/// The bytes of `text` from `context` lines before the one that holds byte `offset` (at most
+/// the text's length) to the end of the `context`-th line after it, line feeds included.
+fn line_range_around(text: &[u8], offset: usize, context: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line_start = |end: usize| {
+        text[..end]
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |last| last + 1)
+    };
+    let mut start = line_start(offset);
+    for _ in 0..context {
+        if start == 0 {
+            break;
+        }
+        start = line_start(start - 1);
+    }
+    let mut end = offset;
+    for _ in 0..=context {
+        match text[end..].iter().position(|&byte| byte == b'\n') {
+            Some(at) => end += at + 1,
+            None => {
+                end = text.len();
+                break;
+            }
+        }
+    }
+    (start, end)
 }
 
 /// Where in the source a span-less error should point, resolved by whoever knows the spans.
