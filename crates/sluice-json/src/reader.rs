@@ -2217,18 +2217,15 @@ impl<S: Input> JsonReader<S> {
     fn lex_identifier_escape(&mut self, at: usize) -> Result<usize> {
         // Only the escape's own bytes (and the first that does not fit it), as in a string:
         // a key is read without waiting for bytes a stream that pauses after it never sends.
-        self.load_escape(at, 0, b"\\uhhhh")?;
-        let high = self
-            .rest()
-            .get(at + 2..)
-            .and_then(hex4)
-            .is_some_and(|unit| (0xD800..=0xDBFF).contains(&unit));
-        if high {
-            self.load_escape(at, 6, b"\\uhhhh")?;
-        }
+        self.ensure(at, 2)?;
         match self.rest().get(at + 1).copied() {
-            Some(b'u') if !self.identifier_escape_cut_by_end(at) => {}
-            Some(b'u') | None => return Err(self.identifier_cut_by_end()),
+            Some(b'u') => {
+                self.load_unicode_escape(at)?;
+                if self.identifier_escape_cut_by_end(at) {
+                    return Err(self.identifier_cut_by_end());
+                }
+            }
+            None => return Err(self.identifier_cut_by_end()),
             Some(_) => {
                 self.load_char(at + 1)?;
                 return Err(self.invalid_escape(at));
@@ -2810,7 +2807,11 @@ impl<S: Input> JsonReader<S> {
         )
     }
 
-    fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
+    /// Makes the bytes of the `\\u` escape at `at` available, as far as they fit it, and its
+    /// low half's after a high surrogate, and returns its code unit when its four digits are
+    /// there.
+    #[inline(always)]
+    fn load_unicode_escape(&mut self, at: usize) -> Result<Option<u32>> {
         self.load_escape(at, 2, b"hhhh")?;
         let rest = self.rest();
         let unit = hex4(&rest[(at + 2).min(rest.len())..]);
@@ -2818,6 +2819,11 @@ impl<S: Input> JsonReader<S> {
             // A high surrogate: its low half follows, or it is alone.
             self.load_escape(at, 6, b"\\uhhhh")?;
         }
+        Ok(unit)
+    }
+
+    fn lex_unicode_escape(&mut self, at: usize) -> Result<usize> {
+        let unit = self.load_unicode_escape(at)?;
         let rest = self.rest();
         let Some(unit) = unit else {
             return Err(self.escape_cut_by_end(at, 2, b"hhhh").unwrap_or_else(|| {
