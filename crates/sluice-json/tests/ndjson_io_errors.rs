@@ -296,22 +296,31 @@ fn a_record_whose_string_ends_in_an_escape_is_read_before_the_stream_is_asked_fo
         b"\"\\u0041\"\n",
     ];
     for line in lines {
-        let what = String::from_utf8_lossy(line);
-        let expected = Token::read_all(
-            &mut NdjsonReader::from_slice(line)
-                .next_record()
-                .unwrap()
-                .unwrap(),
-        )
-        .unwrap();
-        for chunk in [1, line.len()] {
-            let mut records = NdjsonReader::from_read(Pausing { bytes: line, chunk });
-            let mut record = records.next_record().unwrap().unwrap();
-            let tokens = Token::read_all(&mut record).unwrap_or_else(|err| panic!("{what}: {err}"));
-            assert_eq!(tokens, expected, "{what}");
-            let err = records.next_record().map(drop).unwrap_err();
-            assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
-        }
+        assert_record_comes_before_the_pause(line, &JsonOptions::ndjson());
+    }
+}
+
+/// `line`, one record, is read over a stream that pauses right after it (in reads of one
+/// byte and of the whole line) as over the slice, and only the next record asks for more.
+fn assert_record_comes_before_the_pause(line: &[u8], options: &JsonOptions) {
+    let what = String::from_utf8_lossy(line);
+    let expected = Token::read_all(
+        &mut NdjsonReader::new(SliceInput::new(line), options.clone())
+            .next_record()
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap_or_else(|err| panic!("{what}: {err}"));
+    for chunk in [1, line.len()] {
+        let mut records = NdjsonReader::new(
+            IoInput::new(Pausing { bytes: line, chunk }),
+            options.clone(),
+        );
+        let mut record = records.next_record().unwrap().unwrap();
+        let tokens = Token::read_all(&mut record).unwrap_or_else(|err| panic!("{what}: {err}"));
+        assert_eq!(tokens, expected, "{what}");
+        let err = records.next_record().map(drop).unwrap_err();
+        assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
     }
 }
 
@@ -365,25 +374,7 @@ fn a_json5_record_ending_in_an_escape_is_read_before_the_stream_is_asked_for_mor
         b"{a\\u00e9:1}\n",
     ];
     for line in lines {
-        let what = String::from_utf8_lossy(line);
-        let expected = Token::read_all(
-            &mut NdjsonReader::new(SliceInput::new(line), JsonOptions::json5())
-                .next_record()
-                .unwrap()
-                .unwrap(),
-        )
-        .unwrap_or_else(|err| panic!("{what}: {err}"));
-        for chunk in [1, line.len()] {
-            let mut records = NdjsonReader::new(
-                IoInput::new(Pausing { bytes: line, chunk }),
-                JsonOptions::json5(),
-            );
-            let mut record = records.next_record().unwrap().unwrap();
-            let tokens = Token::read_all(&mut record).unwrap_or_else(|err| panic!("{what}: {err}"));
-            assert_eq!(tokens, expected, "{what}");
-            let err = records.next_record().map(drop).unwrap_err();
-            assert_eq!(err.code(), sluice_core::codes::IO, "{what}");
-        }
+        assert_record_comes_before_the_pause(line, &JsonOptions::json5());
     }
 }
 
