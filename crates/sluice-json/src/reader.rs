@@ -1255,7 +1255,14 @@ impl<S: Input> JsonReader<S> {
         if !scan::may_start_json5_space(byte) {
             return Ok(false);
         }
-        self.ensure(0, 3)?;
+        // Byte by byte: a character that only starts like one of them is a bad token as soon
+        // as its own bytes are in (over a stream, asking for more could wait or fail).
+        for len in 2..=scan::json5_space_width(byte) {
+            self.ensure(0, len)?;
+            if !scan::may_continue_json5_space(self.rest()) {
+                return Ok(false);
+            }
+        }
         let Some(len) = scan::json5_space_len(self.rest()) else {
             return Ok(false);
         };

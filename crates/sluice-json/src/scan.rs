@@ -409,6 +409,32 @@ pub(crate) fn may_start_json5_space(byte: u8) -> bool {
     matches!(byte, 0x0B | 0x0C | 0xC2 | 0xE1..=0xE3 | 0xEF)
 }
 
+/// The length of the character [`json5_space_len`] would accept after the first byte `byte`
+/// (one that [`may_start_json5_space`] accepts): the reader loads no more bytes than that.
+pub(crate) fn json5_space_width(byte: u8) -> usize {
+    match byte {
+        0x0B | 0x0C => 1,
+        0xC2 => 2,
+        _ => 3,
+    }
+}
+
+/// Whether `bytes`, the first one or two bytes of a character, could still begin one that
+/// [`json5_space_len`] accepts, so that the reader asks for its next byte only while one
+/// could.
+pub(crate) fn may_continue_json5_space(bytes: &[u8]) -> bool {
+    matches!(
+        bytes,
+        [0x0B | 0x0C, ..]
+            | [0xC2 | 0xE1..=0xE3 | 0xEF]
+            | [0xC2, 0xA0, ..]
+            | [0xE1, 0x9A, ..]
+            | [0xE2, 0x80 | 0x81, ..]
+            | [0xE3, 0x80, ..]
+            | [0xEF, 0xBB, ..]
+    )
+}
+
 /// The letters (general category L or Nl, ECMAScript 5.1's `UnicodeLetter`) that are not
 /// in `XID_Start`: the characters whose NFKC form cannot start an identifier (Greek
 /// ypogegrammeni, Thai and Lao sara am, Arabic presentation forms, halfwidth katakana voiced
@@ -896,6 +922,14 @@ mod tests {
             if expected {
                 assert_eq!(len, Some(bytes.len()), "U+{:04X}", u32::from(c));
                 assert!(may_start_json5_space(bytes[0]), "U+{:04X}", u32::from(c));
+                assert_eq!(json5_space_width(bytes[0]), bytes.len());
+                for cut in 1..bytes.len() {
+                    assert!(
+                        may_continue_json5_space(&bytes[..cut]),
+                        "U+{:04X}",
+                        u32::from(c)
+                    );
+                }
                 // Cut short, a character is not whitespace.
                 assert_eq!(json5_space_len(&bytes[..bytes.len() - 1]), None);
                 found += 1;
@@ -903,6 +937,29 @@ mod tests {
         }
         // 0B, 0C, A0, 1680, 2000..=200A (11), 2028, 2029, 202F, 205F, 3000, FEFF.
         assert_eq!(found, 21);
+    }
+
+    #[test]
+    fn two_bytes_that_begin_no_json5_whitespace_are_not_let_continue() {
+        // The reader stops loading a character once `may_continue_json5_space` says no: that
+        // must never be said of the first two bytes of a whitespace character.
+        for first in (0..=255u8).filter(|&b| may_start_json5_space(b)) {
+            for second in 0..=255u8 {
+                let starts_one = (0..=255u8).any(|third| {
+                    json5_space_len(&[first, second, third]).is_some()
+                        || json5_space_len(&[first, second]).is_some()
+                });
+                if starts_one {
+                    assert!(
+                        may_continue_json5_space(&[first, second]),
+                        "{first:#04x} {second:#04x}"
+                    );
+                }
+            }
+        }
+        // And it says no to those that begin none (U+00A1, U+20AC).
+        assert!(!may_continue_json5_space(&[0xC2, 0xA1]));
+        assert!(!may_continue_json5_space(&[0xE2, 0x82]));
     }
 
     #[test]

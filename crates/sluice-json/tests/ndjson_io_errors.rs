@@ -412,3 +412,42 @@ fn a_block_comment_left_open_at_its_line_feed_is_reported_before_the_stream_is_a
         }
     }
 }
+
+#[test]
+fn a_json5_character_that_is_not_whitespace_is_reported_without_loading_bytes_after_it() {
+    // JSON5 counts some characters of two and three bytes as whitespace; a character that
+    // only starts like one is a bad token as soon as its own bytes are in.
+    let token = |at: usize, len: usize| Some((codes::UNEXPECTED_TOKEN, Span::new(at, at + len)));
+    let cases: [(&[u8], _); 4] = [
+        // U+00A1 starts as U+00A0 does.
+        ("[1,\u{A1}".as_bytes(), token(3, 2)),
+        // U+2030 starts as U+2028 does; U+2100 as U+205F; U+3001 as U+3000.
+        ("[1,\u{2030}".as_bytes(), token(3, 3)),
+        ("[1,\u{2100}".as_bytes(), token(3, 3)),
+        ("[1,\u{3001}".as_bytes(), token(3, 3)),
+    ];
+    for (text, expected) in cases {
+        for (how, error) in first_errors(text, &JsonOptions::json5()).iter().enumerate() {
+            assert_eq!(
+                *error,
+                expected,
+                "{:?}, input {how}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_json5_record_ending_in_json5_whitespace_is_read_before_the_stream_is_asked_for_more() {
+    let lines: [&[u8]; 5] = [
+        b"1\x0B\n",
+        b"[1]\x0C\n",
+        "[1]\u{A0}\n".as_bytes(),
+        "{a: 1,\u{2028}}\n".as_bytes(),
+        "\u{FEFF}[\u{3000}1]\n".as_bytes(),
+    ];
+    for line in lines {
+        assert_record_comes_before_the_pause(line, &JsonOptions::json5());
+    }
+}
