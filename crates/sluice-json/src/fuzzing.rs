@@ -220,7 +220,34 @@ fn nesting(tokens: &[Token]) -> usize {
 /// # Panics
 /// When a check fails: that is the point.
 pub fn check_json_input(data: &[u8]) {
-    let choices = Choices::of(data);
+    check_with_choices(data, Choices::of(data));
+}
+
+/// [`check_json_input`] with each preset in turn for the checks that take one preset chosen
+/// by the input (the preset read with `LastWins`, the one read with a small `max_depth`,
+/// and the one the NDJSON records are read with), for replaying stored inputs: a fuzzer
+/// reaches every preset with the many mutations of an input, a replay of the input alone
+/// would reach one. The reads, the window and the small `max_depth` stay the input's own
+/// choices (the depth moved on by one with each preset).
+///
+/// # Panics
+/// When a check fails.
+pub fn check_json_input_with_every_preset(data: &[u8]) {
+    let own = Choices::of(data);
+    for preset in 0..presets().len() {
+        let choices = Choices {
+            last_wins: preset,
+            shallow: preset,
+            max_depth: (own.max_depth + preset) % 5,
+            ndjson: preset,
+            ..own
+        };
+        check_with_choices(data, choices);
+    }
+}
+
+/// The checks of [`check_json_input`], with the choices given.
+fn check_with_choices(data: &[u8], choices: Choices) {
     let presets = presets();
     let (last_wins_name, last_wins_base) = &presets[choices.last_wins];
     let (shallow_name, shallow_base) = &presets[choices.shallow];
