@@ -891,6 +891,31 @@ fn stream_with_target() -> impl Strategy<Value = (StreamGen, usize)> {
         })
 }
 
+/// [`stream_with_target`] with copies of a short record around the target (a random number
+/// of them before it, the rest after), so that the stream is over 1 KiB and parallel
+/// ingestion cuts it into blocks (of 1 KiB at the least, see [`parallel_options`]): the
+/// faulty record then lies in the first block, a middle one or the last, and with two
+/// workers another worker reads the blocks around it. (A stream of [`stream_with_target`]
+/// alone is shorter than 1 KiB: one block, which one worker reads.)
+fn long_stream_with_target() -> impl Strategy<Value = (StreamGen, usize)> {
+    const COPIES: usize = 30;
+    (stream_with_target(), 0..=COPIES, any::<bool>()).prop_map(|((spec, k), before, crlf)| {
+        // `[1000,1001,...,1007]`: 41 bytes and a line break.
+        let items = (1000..1008).map(|i| (String::new(), Gen::Integer(i), String::new()));
+        let filler = LineGen::Record {
+            lead: String::new(),
+            value: Gen::Array(items.collect(), String::new()),
+            trail: String::new(),
+        };
+        let fillers = |count| std::iter::repeat_n((filler.clone(), crlf), count);
+        let lines = fillers(before)
+            .chain(spec.lines)
+            .chain(fillers(COPIES - before))
+            .collect();
+        (StreamGen { lines, ..spec }, k + before)
+    })
+}
+
 /// How parallel ingestion is run, always in input order: one worker or two, with blocks of
 /// 1, 7 or 64 bytes or of the default size. (`split_blocks` raises a block size under 1 KiB
 /// to 1 KiB, which [`repeated`] streams are long enough to cut.) The default size is drawn
@@ -1145,7 +1170,12 @@ fn apply_spanning(stream: &Stream, k: usize, fault: &Spanning) -> Broken {
         Spanning::Split(at, crlf) => {
             let at = written.gaps[at.index(written.gaps.len())];
             let line_break: &[u8] = if *crlf { b"\r\n" } else { b"\n" };
-            Broken::new(stream, k, inserted(&stream.bytes, at, line_break), at)
+            let mut broken = Broken::new(stream, k, inserted(&stream.bytes, at, line_break), at);
+            // The value is cut where its line ends: at the line feed (a CR before it is
+            // white space), with tokens still due.
+            broken.code = Some(codes::UNEXPECTED_EOF);
+            broken.start = Some(at + usize::from(*crlf));
+            broken
         }
         Spanning::DropCloser(at) => {
             let at = written.closers[at.index(written.closers.len())];
@@ -1592,7 +1622,7 @@ proptest! {
 
     #[test]
     fn parallel_ingestion_stops_at_or_skips_a_faulty_line_as_the_ndjson_reader_reports_it(
-        (spec, k) in stream_with_target(),
+        (spec, k) in long_stream_with_target(),
         fault in fault(),
         chunk in 1usize..8,
         options in parallel_options(),
@@ -1607,7 +1637,7 @@ proptest! {
 
     #[test]
     fn parallel_ingestion_stops_at_or_skips_a_record_broken_over_lines_as_the_ndjson_reader_reports_it(
-        (spec, k) in stream_with_target(),
+        (spec, k) in long_stream_with_target(),
         fault in spanning(),
         chunk in 1usize..8,
         options in parallel_options(),
