@@ -1,6 +1,7 @@
 //! Property tests: any value written (condensed or pretty) reads back equal, serde_json
-//! reads it as the same value and writes it with the same bytes; any bytes are read without a panic, with the same outcome on
-//! the slice and `io::Read` paths.
+//! reads it as the same value and writes it with the same bytes; any bytes, and written
+//! documents with a few bytes edited, are read without a panic, with the same outcome on the
+//! slice and `io::Read` paths.
 
 mod common;
 
@@ -181,8 +182,71 @@ fn write_serde(value: &serde_json::Value, writer: &mut impl Writer) -> sluice_co
     }
 }
 
+/// One edit of a document's bytes: where, and what.
+#[derive(Debug, Clone)]
+enum Edit {
+    Insert(prop::sample::Index, u8),
+    Replace(prop::sample::Index, u8),
+    Delete(prop::sample::Index),
+}
+
+/// Bytes that change a document's structure or tokens: brackets, separators, quotes and
+/// escapes, comment starts, number and literal characters, line breaks, and bytes that are
+/// no UTF-8 or no token.
+const EDIT_BYTES: &[u8] = b"[]{}:,\"\\'/*-+.0159eExtnfN \n\r\t\x00\x1f\x80\xc3\xff#";
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let byte = prop::sample::select(EDIT_BYTES);
+    prop_oneof![
+        (any::<prop::sample::Index>(), byte.clone()).prop_map(|(at, b)| Edit::Insert(at, b)),
+        (any::<prop::sample::Index>(), byte).prop_map(|(at, b)| Edit::Replace(at, b)),
+        any::<prop::sample::Index>().prop_map(Edit::Delete),
+    ]
+}
+
+/// A written document (condensed or pretty) with up to three edits: many read whole, the
+/// rest fail anywhere in them, at any token (random bytes fail at their first byte).
+fn edited_document() -> impl Strategy<Value = Vec<u8>> {
+    (value(), any::<bool>(), prop::collection::vec(edit(), 0..=3)).prop_map(
+        |(value, pretty, edits)| {
+            let mut bytes = written(&value, pretty, false).1.into_bytes();
+            for edit in edits {
+                match edit {
+                    Edit::Insert(at, b) => bytes.insert(at.index(bytes.len() + 1), b),
+                    Edit::Replace(at, b) if !bytes.is_empty() => {
+                        let at = at.index(bytes.len());
+                        bytes[at] = b;
+                    }
+                    Edit::Delete(at) if !bytes.is_empty() => {
+                        bytes.remove(at.index(bytes.len()));
+                    }
+                    Edit::Replace(..) | Edit::Delete(_) => {}
+                }
+            }
+            bytes
+        },
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn edited_documents_read_alike_on_both_paths(
+        bytes in edited_document(),
+        window in 1usize..12,
+        chunk in 1usize..8,
+    ) {
+        // Where random bytes almost all fail at their first byte, these read whole or fail
+        // deep inside, where the `io::Read` window has moved and grown.
+        for options in [JsonOptions::strict(), JsonOptions::relaxed(), JsonOptions::ndjson(), JsonOptions::json5()] {
+            let slice = common::outcome(common::read_slice(&bytes, &options));
+            let io = common::outcome(common::read_trickle(&bytes, chunk, &options));
+            prop_assert_eq!(&slice, &io);
+            let windowed = common::outcome(common::read_windowed(&bytes, chunk, window, &options));
+            prop_assert_eq!(slice, windowed);
+        }
+    }
 
     #[test]
     fn serde_json_reads_any_written_value_as_the_same_value(value in value(), pretty in any::<bool>(), ascii in any::<bool>()) {
