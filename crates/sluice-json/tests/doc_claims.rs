@@ -2,7 +2,9 @@
 //! docs, each checked by running it: one test per claim or per short list of examples the
 //! chapter gives, named after the claim. When the chapter changes, the test changes with it.
 
-use sluice_core::{Entry, Error, Number, Reader, Span, Token, Writer, codes as core_codes, pipe};
+use sluice_core::{
+    Entry, Error, ErrorCode, Number, Reader, Span, Token, Writer, codes as core_codes, pipe,
+};
 use sluice_json::{
     DuplicateKeys, IO_WINDOW, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader,
     NdjsonWriter, WriterOptions, codes,
@@ -305,71 +307,89 @@ fn each_json5_row_of_the_options_table_allows_its_examples_with_its_switch_alone
         set(&mut options);
         options
     };
-    let rows: [(JsonOptions, &[&str]); 6] = [
+    // Each example with the error strict JSON gives, at the first byte it has no place for.
+    type Refused = (&'static str, ErrorCode, (usize, usize));
+    let rows: [(JsonOptions, &[Refused]); 6] = [
         (
             only(|o| o.unquoted_keys = true),
-            &["{name: 1}", "{café: 1}", r"{\u0061: 1}"],
+            &[
+                ("{name: 1}", codes::EXPECT_KEY, (1, 5)),
+                // The word an error shows ends at its first byte outside ASCII.
+                ("{café: 1}", codes::EXPECT_KEY, (1, 4)),
+                (r"{\u0061: 1}", codes::EXPECT_KEY, (1, 2)),
+            ],
         ),
         (
             only(|o| o.single_quotes = true),
-            &["'strings'", "{'keys': 1}"],
+            &[
+                ("'strings'", codes::UNEXPECTED_TOKEN, (0, 1)),
+                ("{'keys': 1}", codes::EXPECT_KEY, (1, 2)),
+            ],
         ),
         (
             only(|o| o.json5_numbers = true),
             &[
-                "0x1F",
-                "+1",
-                ".5",
-                "5.",
-                "Infinity",
-                "NaN",
-                "-0x10",
-                "+Infinity",
-                "-NaN",
+                ("0x1F", codes::INVALID_NUMBER, (0, 4)),
+                ("+1", codes::UNEXPECTED_TOKEN, (0, 2)),
+                (".5", codes::UNEXPECTED_TOKEN, (0, 2)),
+                ("5.", codes::INVALID_NUMBER, (0, 2)),
+                ("Infinity", codes::UNEXPECTED_TOKEN, (0, 8)),
+                ("NaN", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("-0x10", codes::INVALID_NUMBER, (0, 5)),
+                ("+Infinity", codes::UNEXPECTED_TOKEN, (0, 9)),
+                ("-NaN", codes::INVALID_NUMBER, (0, 4)),
             ],
         ),
         (
             only(|o| o.json5_escapes = true),
             &[
-                "\"a\\\nb\"",
-                "\"a\\\rb\"",
-                "\"a\\\r\nb\"",
-                "\"a\\\u{2028}b\"",
-                "\"a\\\u{2029}b\"",
-                r#""\'""#,
-                r#""\v""#,
-                r#""\0""#,
-                r#""\x41""#,
-                r#""\q""#,
-                "\"\\\u{1}\"",
+                ("\"a\\\nb\"", codes::INVALID_ESCAPE, (2, 4)),
+                ("\"a\\\rb\"", codes::INVALID_ESCAPE, (2, 4)),
+                ("\"a\\\r\nb\"", codes::INVALID_ESCAPE, (2, 4)),
+                ("\"a\\\u{2028}b\"", codes::INVALID_ESCAPE, (2, 6)),
+                ("\"a\\\u{2029}b\"", codes::INVALID_ESCAPE, (2, 6)),
+                (r#""\'""#, codes::INVALID_ESCAPE, (1, 3)),
+                (r#""\v""#, codes::INVALID_ESCAPE, (1, 3)),
+                (r#""\0""#, codes::INVALID_ESCAPE, (1, 3)),
+                (r#""\x41""#, codes::INVALID_ESCAPE, (1, 3)),
+                (r#""\q""#, codes::INVALID_ESCAPE, (1, 3)),
+                ("\"\\\u{1}\"", codes::INVALID_ESCAPE, (1, 3)),
             ],
         ),
         (
             only(|o| o.json5_whitespace = true),
             &[
-                "\u{b}1",
-                "\u{c}1",
-                "\u{a0}1",
-                "1\u{feff}",
-                "\u{2028}1",
-                "\u{2029}1",
-                "\u{1680}1",
-                "\u{2000}1",
-                "\u{200a}1",
-                "\u{202f}1",
-                "\u{205f}1",
-                "\u{3000}1",
+                ("\u{b}1", codes::UNEXPECTED_TOKEN, (0, 1)),
+                ("\u{c}1", codes::UNEXPECTED_TOKEN, (0, 1)),
+                ("\u{a0}1", codes::UNEXPECTED_TOKEN, (0, 2)),
+                ("1\u{feff}", codes::TRAILING_TOKEN, (1, 4)),
+                ("\u{2028}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{2029}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{1680}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{2000}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{200a}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{202f}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{205f}1", codes::UNEXPECTED_TOKEN, (0, 3)),
+                ("\u{3000}1", codes::UNEXPECTED_TOKEN, (0, 3)),
             ],
         ),
         (
             only(|o| o.json5_control_characters = true),
-            &["\"a\tb\"", "\"\u{0}\u{1f}\""],
+            &[
+                ("\"a\tb\"", codes::CONTROL_CHARACTER, (2, 3)),
+                ("\"\u{0}\u{1f}\"", codes::CONTROL_CHARACTER, (1, 2)),
+            ],
         ),
     ];
     for (options, examples) in rows {
-        for text in examples {
+        for &(text, code, at) in examples {
             assert!(read(text, &options).is_ok(), "{text:?} with {options:?}");
-            assert!(read(text, &strict()).is_err(), "{text:?} in strict JSON");
+            let err = error(text, &strict());
+            assert_eq!(
+                (err.code(), span(&err)),
+                (code, at),
+                "{text:?} in strict JSON"
+            );
         }
     }
     // What the rows leave out: `\'` takes `json5_escapes` besides `single_quotes`; `\0`

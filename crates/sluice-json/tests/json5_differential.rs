@@ -1228,7 +1228,17 @@ fn line_comments_end_at_every_line_terminator() {
     // stray word after it is an error.
     for separator in ['\u{2028}', '\u{2029}'] {
         let stray = format!("{{}}//{separator}garbage\r");
-        assert!(read_sluice(&stray).is_err(), "{stray:?}");
+        // The comment ended at the separator: the word is a second value.
+        let err = read_sluice(&stray).unwrap_err();
+        let at = stray.find('g').unwrap();
+        assert_eq!(
+            (err.code(), err.span()),
+            (
+                codes::TRAILING_TOKEN,
+                Some(Span::new(at, at + "garbage".len()))
+            ),
+            "{stray:?}"
+        );
         assert!(read_crate(&stray).is_err(), "{stray:?}");
         let text = format!("[1 // one{separator}, 2]");
         let expected = Tree::Array(vec![Tree::Number(1.0), Tree::Number(2.0)]);

@@ -214,7 +214,11 @@ fn a_record_refuses_reads_past_its_end() {
     let mut record = reader.next_record().unwrap().unwrap();
     assert_eq!(record.read_u8().unwrap(), 1);
     assert_eq!(record.peek().unwrap(), Entry::Ended);
-    assert!(record.read_u8().is_err());
+    let err = record.read_u8().unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (sluice_core::codes::UNEXPECTED_ENTRY, Some(Span::new(1, 1)))
+    );
     assert_eq!(reader.next_record().unwrap().unwrap().read_u8().unwrap(), 2);
 }
 

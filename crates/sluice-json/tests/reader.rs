@@ -914,7 +914,12 @@ fn member_values_read_the_same_whatever_follows_the_colon() {
         read_slice(b"{\"k\": /**/1}", &relaxed).unwrap(),
         read_slice(b"{\"k\":1}", &strict).unwrap()
     );
-    assert!(read_slice(b"{\"k\": /**/1}", &strict).is_err());
+    assert_error(
+        b"{\"k\": /**/1}",
+        &strict,
+        codes::UNEXPECTED_TOKEN,
+        (after_colon + 1, after_colon + 2),
+    );
 }
 
 #[test]
@@ -1259,13 +1264,28 @@ fn a_number_that_does_not_convert_stays_for_another_read() {
         // Each number is read again another way, in turn: no failed read consumed one.
         let mut reader = JsonReader::from_str(text).with_options(JsonOptions::json5());
         reader.read_array_root().unwrap();
-        assert!(reader.read_u8().is_err());
+        let failed = |err: sluice_core::Error| (err.code(), err.span());
+        let span = |start, end| Some(Span::new(start, end));
+        let out_of_range = core_codes::NUMBER_OUT_OF_RANGE;
+        assert_eq!(
+            failed(reader.read_u8().unwrap_err()),
+            (out_of_range, span(1, 4))
+        );
         assert_eq!(reader.read_u16().unwrap(), 300);
-        assert!(reader.read_i64().is_err());
+        assert_eq!(
+            failed(reader.read_i64().unwrap_err()),
+            (core_codes::NUMBER_NOT_INTEGER, span(6, 9))
+        );
         assert_eq!(reader.read_f64().unwrap(), 1.5);
-        assert!(reader.read_u32().is_err());
+        assert_eq!(
+            failed(reader.read_u32().unwrap_err()),
+            (out_of_range, span(11, 13))
+        );
         assert_eq!(reader.read_i8().unwrap(), -1);
-        assert!(reader.read_u64().is_err());
+        assert_eq!(
+            failed(reader.read_u64().unwrap_err()),
+            (out_of_range, span(15, 34))
+        );
         assert_eq!(reader.read_u128().unwrap(), 1u128 << 64);
         reader.read_array_end().unwrap();
         reader.finish().unwrap();
@@ -1500,7 +1520,13 @@ fn a_readers_debug_output_says_where_it_stands_without_the_input() {
         shown.contains("$[1]") && shown.contains("offset: 2"),
         "{shown}"
     );
-    assert!(Token::read_all(&mut reader).is_err());
+    let err = Token::read_all(&mut reader).unwrap_err();
+    // The missing comma between `2` and `3`.
+    let at = text.find(" 3").unwrap();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(at + 1, at + 2)))
+    );
     assert!(format!("{reader:?}").contains("json/ExpectComma"));
     // Over a stream that is not `Debug` itself.
     struct Opaque<'a>(&'a [u8]);

@@ -306,8 +306,21 @@ fn json5_numbers_become_json_numbers() {
     let mut reader = JsonReader::from_str("[0x1ffffffffffffffff]").with_options(options.clone());
     reader.read_array_root().unwrap();
     assert_eq!(reader.read_u128().unwrap(), (1 << 65) - 1);
-    for json5 in ["0x1", "+1", ".5", "5.", "Infinity", "NaN"] {
-        assert!(read(json5, &strict()).is_err(), "{json5}");
+    // Strict JSON refuses each at its first byte, the whole token in the span.
+    for (json5, code, end) in [
+        ("0x1", codes::INVALID_NUMBER, 3),
+        ("+1", codes::UNEXPECTED_TOKEN, 2),
+        (".5", codes::UNEXPECTED_TOKEN, 2),
+        ("5.", codes::INVALID_NUMBER, 2),
+        ("Infinity", codes::UNEXPECTED_TOKEN, 8),
+        ("NaN", codes::UNEXPECTED_TOKEN, 3),
+    ] {
+        let err = read(json5, &strict()).expect_err(json5);
+        assert_eq!(
+            (err.code(), err.span()),
+            (code, Some(Span::new(0, end))),
+            "{json5}"
+        );
     }
 }
 
@@ -437,7 +450,12 @@ fn the_json5_preset_reads_a_json5_document() {
     assert!(tokens.contains(&Token::Number(OwnedNumber::U64(0xdecaf))));
     assert!(tokens.contains(&text_number("0.8675309", NumberHint::Float)));
     assert!(tokens.contains(&text_number("8675309.0", NumberHint::Float)));
-    assert!(read(doc, &JsonOptions::relaxed()).is_err());
+    // Relaxed JSON takes the comment and refuses the first JSON5 construct: the unquoted key.
+    let err = read(doc, &JsonOptions::relaxed()).unwrap_err();
+    assert_eq!(
+        (err.code(), err.span()),
+        (codes::EXPECT_KEY, Some(Span::new(13, 21)))
+    );
 }
 
 #[test]
