@@ -37,11 +37,6 @@ fn read(input: &str, options: &JsonOptions) -> sluice_core::Result<Vec<Token>> {
     slice
 }
 
-#[track_caller]
-fn rejected(input: &str, options: &JsonOptions) -> sluice_core::ErrorCode {
-    read(input, options).expect_err(input).code()
-}
-
 fn text_number(text: &str, hint: NumberHint) -> Token {
     Token::Number(OwnedNumber::Text(text.into(), hint))
 }
@@ -64,10 +59,19 @@ fn comments_in_every_position_with_lf_and_crlf() {
     // A line comment ended by a lone CR.
     assert_eq!(read("[1, // x\r2]", &options).unwrap().len(), 4);
     // Off: the first `/` is an unexpected token.
-    assert_eq!(rejected(commented, &strict()), codes::UNEXPECTED_TOKEN);
+    assert_eq!(
+        error_of(commented, &strict()),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(0, 1)))
+    );
     // Unclosed block comment, a lone slash, a comment inside a string is text.
-    assert_eq!(rejected("[1 /* open", &options), codes::UNCLOSED_COMMENT);
-    assert_eq!(rejected("[1 / 2]", &options), codes::EXPECT_COMMA);
+    assert_eq!(
+        error_of("[1 /* open", &options),
+        (codes::UNCLOSED_COMMENT, Some(Span::new(3, 10)))
+    );
+    assert_eq!(
+        error_of("[1 / 2]", &options),
+        (codes::EXPECT_COMMA, Some(Span::new(3, 4)))
+    );
     assert_eq!(
         read(r#"["/* not a comment */"]"#, &options).unwrap()[1],
         Token::String("/* not a comment */".into())
@@ -95,11 +99,26 @@ fn trailing_commas() {
         read(r#"{"a":1}"#, &strict()).unwrap()
     );
     assert_eq!(read("[[],{},]", &options).unwrap().len(), 6);
-    assert_eq!(rejected("[1,]", &strict()), codes::UNEXPECTED_TOKEN);
-    assert_eq!(rejected("[,]", &options), codes::UNEXPECTED_TOKEN);
-    assert_eq!(rejected("[1,,]", &options), codes::UNEXPECTED_TOKEN);
-    assert_eq!(rejected("{,}", &options), codes::EXPECT_KEY);
-    assert_eq!(rejected("{\"a\":1,,}", &options), codes::EXPECT_KEY);
+    assert_eq!(
+        error_of("[1,]", &strict()),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(3, 4)))
+    );
+    assert_eq!(
+        error_of("[,]", &options),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(1, 2)))
+    );
+    assert_eq!(
+        error_of("[1,,]", &options),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(3, 4)))
+    );
+    assert_eq!(
+        error_of("{,}", &options),
+        (codes::EXPECT_KEY, Some(Span::new(1, 2)))
+    );
+    assert_eq!(
+        error_of("{\"a\":1,,}", &options),
+        (codes::EXPECT_KEY, Some(Span::new(7, 8)))
+    );
 }
 
 #[test]
@@ -109,8 +128,14 @@ fn several_root_values() {
     assert_eq!(tokens.len(), 8);
     assert_eq!(read("", &options).unwrap(), vec![]);
     assert_eq!(read(" \n ", &options).unwrap(), vec![]);
-    assert_eq!(rejected("1 2", &strict()), codes::TRAILING_TOKEN);
-    assert_eq!(rejected("[1] [", &options), codes::UNEXPECTED_EOF);
+    assert_eq!(
+        error_of("1 2", &strict()),
+        (codes::TRAILING_TOKEN, Some(Span::new(2, 3)))
+    );
+    assert_eq!(
+        error_of("[1] [", &options),
+        (codes::UNEXPECTED_EOF, Some(Span::new(5, 5)))
+    );
     // No whitespace is needed where two values do not run together; where they would, the
     // run is one token (`12` is one number, `truefalse` no word at all).
     assert_eq!(
@@ -118,7 +143,10 @@ fn several_root_values() {
         15
     );
     assert_eq!(read("12", &options).unwrap().len(), 1);
-    assert_eq!(rejected("truefalse", &options), codes::UNEXPECTED_TOKEN);
+    assert_eq!(
+        error_of("truefalse", &options),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(0, 9)))
+    );
 }
 
 #[test]
@@ -130,7 +158,11 @@ fn scalar_roots_can_be_refused() {
     assert!(read("[]", &options).is_ok());
     assert!(read("{}", &options).is_ok());
     for scalar in ["1", "-1", "true", "null", "\"s\""] {
-        assert_eq!(rejected(scalar, &options), codes::SCALAR_ROOT, "{scalar}");
+        assert_eq!(
+            error_of(scalar, &options),
+            (codes::SCALAR_ROOT, Some(Span::new(0, scalar.len()))),
+            "{scalar}"
+        );
         assert!(read(scalar, &strict()).is_ok());
     }
 }
@@ -150,9 +182,18 @@ fn json5_unquoted_keys() {
         })
         .collect();
     assert_eq!(names, ["a", "_b$2", "$", "héllo", "q"]);
-    assert_eq!(rejected("{1a: 1}", &options), codes::EXPECT_KEY);
-    assert_eq!(rejected("{a: 1}", &strict()), codes::EXPECT_KEY);
-    assert_eq!(rejected("{a b: 1}", &options), codes::EXPECT_COLON);
+    assert_eq!(
+        error_of("{1a: 1}", &options),
+        (codes::EXPECT_KEY, Some(Span::new(1, 3)))
+    );
+    assert_eq!(
+        error_of("{a: 1}", &strict()),
+        (codes::EXPECT_KEY, Some(Span::new(1, 2)))
+    );
+    assert_eq!(
+        error_of("{a b: 1}", &options),
+        (codes::EXPECT_COLON, Some(Span::new(3, 4)))
+    );
 }
 
 #[test]
@@ -165,7 +206,10 @@ fn json5_single_quoted_strings() {
     assert_eq!(tokens[1], Token::Name("k".into()));
     assert_eq!(tokens[2], Token::String("say \"hi\"".into()));
     // `\'` is a JSON5 escape: without json5_escapes it is invalid.
-    assert_eq!(rejected(r#"'it\'s'"#, &options), codes::INVALID_ESCAPE);
+    assert_eq!(
+        error_of(r#"'it\'s'"#, &options),
+        (codes::INVALID_ESCAPE, Some(Span::new(3, 5)))
+    );
     let both = JsonOptions {
         json5_escapes: true,
         ..options.clone()
@@ -174,8 +218,14 @@ fn json5_single_quoted_strings() {
         read(r#"'it\'s'"#, &both).unwrap(),
         vec![Token::String("it's".into())]
     );
-    assert_eq!(rejected("'x'", &strict()), codes::UNEXPECTED_TOKEN);
-    assert_eq!(rejected("'open", &options), codes::UNCLOSED_STRING);
+    assert_eq!(
+        error_of("'x'", &strict()),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(0, 1)))
+    );
+    assert_eq!(
+        error_of("'open", &options),
+        (codes::UNCLOSED_STRING, Some(Span::new(0, 5)))
+    );
 }
 
 #[test]
@@ -262,7 +312,12 @@ fn json5_numbers_become_json_numbers() {
     for bad in [
         "0x", "0xG", "01", ".", "+", "-.", "1.2.3", "0x1p3", "Inf", "+NaNx",
     ] {
-        assert_eq!(rejected(bad, &options), codes::INVALID_NUMBER, "{bad}");
+        // The whole word, however far it looks like a number.
+        assert_eq!(
+            error_of(bad, &options),
+            (codes::INVALID_NUMBER, Some(Span::new(0, bad.len()))),
+            "{bad}"
+        );
     }
     // Hexadecimal integers beyond 64 bits read as decimal text, up to 128 bits; wider ones
     // are out of range (a limit JSON5 lets a parser set), over the whole literal.
@@ -335,18 +390,36 @@ fn json5_escapes_and_line_continuations() {
         read(input, &options).unwrap(),
         vec![Token::String("abcde A\u{b}\0qé".into())]
     );
-    assert_eq!(rejected(input, &strict()), codes::INVALID_ESCAPE);
-    assert_eq!(rejected(r#""\1""#, &options), codes::INVALID_ESCAPE);
-    assert_eq!(rejected(r#""\x4""#, &options), codes::INVALID_ESCAPE);
-    assert_eq!(rejected(r#""\01""#, &options), codes::INVALID_ESCAPE);
+    assert_eq!(
+        error_of(input, &strict()),
+        (codes::INVALID_ESCAPE, Some(Span::new(2, 4)))
+    );
+    assert_eq!(
+        error_of(r#""\1""#, &options),
+        (codes::INVALID_ESCAPE, Some(Span::new(1, 3)))
+    );
+    assert_eq!(
+        error_of(r#""\x4""#, &options),
+        (codes::INVALID_ESCAPE, Some(Span::new(1, 5)))
+    );
+    assert_eq!(
+        error_of(r#""\01""#, &options),
+        (codes::INVALID_ESCAPE, Some(Span::new(1, 3)))
+    );
     // A raw line break is still not allowed inside a string.
-    assert_eq!(rejected("\"a\nb\"", &options), codes::CONTROL_CHARACTER);
+    assert_eq!(
+        error_of("\"a\nb\"", &options),
+        (codes::CONTROL_CHARACTER, Some(Span::new(2, 3)))
+    );
     // A control character after a backslash stands for itself, as any other character.
     assert_eq!(
         read("\"\\\t\\\u{1}\\\u{7f}\\\u{85}\"", &options).unwrap(),
         vec![Token::String("\t\u{1}\u{7f}\u{85}".into())]
     );
-    assert_eq!(rejected("\"\\\t\"", &strict()), codes::INVALID_ESCAPE);
+    assert_eq!(
+        error_of("\"\\\t\"", &strict()),
+        (codes::INVALID_ESCAPE, Some(Span::new(1, 3)))
+    );
 }
 
 #[test]
@@ -410,7 +483,15 @@ fn json5_line_comments_end_at_line_and_paragraph_separators() {
         assert_eq!(read(&input, &json5).unwrap().len(), 5, "{input:?}");
         // What follows the separator is read, not skipped.
         let stray = format!("[1] // x{separator}garbage\n");
-        assert_eq!(rejected(&stray, &json5), codes::TRAILING_TOKEN, "{stray:?}");
+        let at = stray.find("garbage").unwrap();
+        assert_eq!(
+            error_of(&stray, &json5),
+            (
+                codes::TRAILING_TOKEN,
+                Some(Span::new(at, at + "garbage".len()))
+            ),
+            "{stray:?}"
+        );
     }
     // Other characters whose first byte is the separators' (0xE2) do not end it, nor does
     // the separators' first byte at the end of the input.
@@ -439,7 +520,10 @@ fn json5_whitespace() {
     };
     let input = "\u{feff}[\u{a0}1,\u{b}\u{c}2\u{2028}\u{2029},\u{feff}3]";
     assert_eq!(read(input, &options).unwrap().len(), 5);
-    assert_eq!(rejected("[\u{a0}1]", &strict()), codes::UNEXPECTED_TOKEN);
+    assert_eq!(
+        error_of("[\u{a0}1]", &strict()),
+        (codes::UNEXPECTED_TOKEN, Some(Span::new(1, 3)))
+    );
 }
 
 #[test]
@@ -480,15 +564,15 @@ fn duplicate_keys_last_wins_passes_every_occurrence_on() {
     .unwrap();
     assert_eq!(tokens.len(), 6);
     assert_eq!(
-        rejected(r#"{"a":1,"a":2}"#, &strict()),
-        codes::DUPLICATE_KEY
+        error_of(r#"{"a":1,"a":2}"#, &strict()),
+        (codes::DUPLICATE_KEY, Some(Span::new(7, 10)))
     );
     // Same key in sibling and nested objects is fine.
     assert!(read(r#"{"a":{"a":1},"b":{"a":2}}"#, &strict()).is_ok());
     // Escaped and plain spellings of one key are the same key.
     assert_eq!(
-        rejected(r#"{"a":1,"\u0061":2}"#, &strict()),
-        codes::DUPLICATE_KEY
+        error_of(r#"{"a":1,"\u0061":2}"#, &strict()),
+        (codes::DUPLICATE_KEY, Some(Span::new(7, 15)))
     );
 }
 
@@ -497,7 +581,10 @@ fn relaxed_preset_is_comments_and_trailing_commas() {
     let options = JsonOptions::relaxed();
     let tokens = read("/* c */ [1, 2, ] // x", &options).unwrap();
     assert_eq!(tokens.len(), 4);
-    assert_eq!(rejected("{a: 1}", &options), codes::EXPECT_KEY);
+    assert_eq!(
+        error_of("{a: 1}", &options),
+        (codes::EXPECT_KEY, Some(Span::new(1, 2)))
+    );
     let mut reader = JsonReader::from_str("1 2").with_options(options);
     reader.read_u8().unwrap();
     assert_eq!(reader.peek().unwrap_err().code(), codes::TRAILING_TOKEN);
@@ -864,10 +951,17 @@ fn json5_scalars_at_the_root_are_scalar_roots() {
         scalar_root: false,
         ..strict()
     };
-    for input in ["'x'", "Infinity", "NaN", "+1", ".5"] {
+    // A word is spanned whole; a quote, which starts no word, alone.
+    for (input, end) in [
+        ("'x'", 1),
+        ("Infinity", 8),
+        ("NaN", 3),
+        ("+1", 2),
+        (".5", 2),
+    ] {
         assert_eq!(
-            rejected(input, &strict_root),
-            codes::UNEXPECTED_TOKEN,
+            error_of(input, &strict_root),
+            (codes::UNEXPECTED_TOKEN, Some(Span::new(0, end))),
             "{input}"
         );
     }
