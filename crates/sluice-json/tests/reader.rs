@@ -12,6 +12,12 @@ fn strict() -> JsonOptions {
     JsonOptions::strict()
 }
 
+/// An error's code and span, to compare with the expected ones in one assertion.
+fn code_and_span(err: &sluice_core::Error) -> (ErrorCode, (usize, usize)) {
+    let span = err.span().expect("the error has a span");
+    (err.code(), (span.start, span.end))
+}
+
 /// Reads `input` on every path and checks that each fails with `code` at `span`.
 #[track_caller]
 fn assert_error(
@@ -392,11 +398,7 @@ fn strings_and_keys_of_every_length_read_the_same_on_every_path() {
         control.extend_from_slice(pad.as_bytes());
         assert_error(&control, &o, codes::CONTROL_CHARACTER, (at, at + 1));
         let open = format!("[\"{plain}");
-        assert_eq!(
-            read_slice(open.as_bytes(), &o).unwrap_err().code(),
-            codes::UNCLOSED_STRING,
-            "{open}"
-        );
+        assert_error(open.as_bytes(), &o, codes::UNCLOSED_STRING, (1, open.len()));
     }
 }
 
@@ -450,15 +452,15 @@ fn numbers_keep_their_text_and_hint() {
     let mut reader = JsonReader::from_str("[300, 1.5, 18446744073709551616]");
     reader.read_array_root().unwrap();
     assert_eq!(
-        reader.read_i8().unwrap_err().code(),
-        core_codes::NUMBER_OUT_OF_RANGE
+        code_and_span(&reader.read_i8().unwrap_err()),
+        (core_codes::NUMBER_OUT_OF_RANGE, (1, 4))
     );
     assert_eq!(reader.span(), Span::new(1, 4));
     // A number that does not convert stays unread.
     assert_eq!(reader.read_i16().unwrap(), 300);
     assert_eq!(
-        reader.read_i64().unwrap_err().code(),
-        core_codes::NUMBER_NOT_INTEGER
+        code_and_span(&reader.read_i64().unwrap_err()),
+        (core_codes::NUMBER_NOT_INTEGER, (6, 9))
     );
     assert_eq!(reader.read_f64().unwrap(), 1.5);
     assert_eq!(reader.read_u128().unwrap(), 1u128 << 64);
@@ -550,25 +552,37 @@ fn skip_skips_whole_values_and_still_validates() {
     assert_eq!(reader.read_name().unwrap(), "c");
     assert_eq!(reader.read_u8().unwrap(), 3);
     let mut reader = JsonReader::from_str(r#"[{"a":1,"a":2}]"#);
-    assert_eq!(reader.skip().unwrap_err().code(), codes::DUPLICATE_KEY);
+    assert_eq!(
+        code_and_span(&reader.skip().unwrap_err()),
+        (codes::DUPLICATE_KEY, (8, 11))
+    );
     let mut reader = JsonReader::from_slice(b"[\"\xff\"]");
-    assert_eq!(reader.skip().unwrap_err().code(), codes::INVALID_UTF8);
+    assert_eq!(
+        code_and_span(&reader.skip().unwrap_err()),
+        (codes::INVALID_UTF8, (2, 3))
+    );
 }
 
 #[test]
 fn finish_reports_unread_tokens_and_trailing_input() {
     let mut reader = JsonReader::from_str("[1]");
-    assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_TOKEN);
+    assert_eq!(
+        code_and_span(&reader.finish().unwrap_err()),
+        (codes::TRAILING_TOKEN, (0, 1))
+    );
     let mut reader = JsonReader::from_str("[1] // no");
     reader.skip().unwrap();
-    assert_eq!(reader.finish().unwrap_err().code(), codes::TRAILING_TOKEN);
+    assert_eq!(
+        code_and_span(&reader.finish().unwrap_err()),
+        (codes::TRAILING_TOKEN, (4, 5))
+    );
     let mut reader = JsonReader::from_str(" [1] \r\n\t");
     reader.skip().unwrap();
     reader.finish().unwrap();
     assert_eq!(reader.peek().unwrap(), Entry::Ended);
     assert_eq!(
-        reader.read_null().unwrap_err().code(),
-        core_codes::UNEXPECTED_ENTRY
+        code_and_span(&reader.read_null().unwrap_err()),
+        (core_codes::UNEXPECTED_ENTRY, (8, 8))
     );
 }
 
@@ -677,8 +691,8 @@ fn integer_reads_are_exact_at_every_length_and_sign() {
     let mut reader = JsonReader::from_str("[-1, 1.0]");
     reader.read_array_root().unwrap();
     assert_eq!(
-        reader.read_u64().unwrap_err().code(),
-        core_codes::NUMBER_OUT_OF_RANGE
+        code_and_span(&reader.read_u64().unwrap_err()),
+        (core_codes::NUMBER_OUT_OF_RANGE, (1, 3))
     );
     assert_eq!(reader.span(), Span::new(1, 3));
     // The number stays unread, for another read to take.
@@ -734,7 +748,10 @@ fn peeked_tells_the_looked_at_token_until_it_is_read() {
     let mut broken = JsonReader::from_str("[1 2]");
     broken.read_array_root().unwrap();
     broken.read_u8().unwrap();
-    assert_eq!(broken.peek().unwrap_err().code(), codes::EXPECT_COMMA);
+    assert_eq!(
+        code_and_span(&broken.peek().unwrap_err()),
+        (codes::EXPECT_COMMA, (3, 4))
+    );
     assert_eq!(broken.peeked(), None);
 }
 
