@@ -202,9 +202,11 @@ fn an_unfinished_record_is_skipped_and_checked() {
     assert_eq!(second.line(), 2);
     assert_eq!(second.read_map_root().unwrap(), None);
     assert_eq!(reader.next_record().unwrap().unwrap().line(), 3);
+    let err = reader.next_record().unwrap_err();
+    // At the `2` of line 3, where a `,` is due.
     assert_eq!(
-        reader.next_record().unwrap_err().code(),
-        codes::EXPECT_COMMA
+        (err.code(), err.span()),
+        (codes::EXPECT_COMMA, Some(Span::new(25, 26)))
     );
 }
 
@@ -542,15 +544,17 @@ fn json5_whitespace_may_surround_records_but_only_a_line_feed_separates_them() {
         bytes: "1\u{c}2\n".as_bytes(),
         chunk: 4096,
     });
+    let err = collect(&mut reader).unwrap_err();
     assert_eq!(
-        collect(&mut reader).unwrap_err().code(),
-        codes::TRAILING_TOKEN
+        (err.code(), err.span()),
+        (codes::TRAILING_TOKEN, Some(Span::new(2, 3)))
     );
-    // And the strict options do not take it.
+    // And the strict options do not take it: the form feed is the trailing token.
     let mut reader = NdjsonReader::from_str("1\u{c}\n2");
+    let err = collect(&mut reader).unwrap_err();
     assert_eq!(
-        collect(&mut reader).unwrap_err().code(),
-        codes::TRAILING_TOKEN
+        (err.code(), err.span()),
+        (codes::TRAILING_TOKEN, Some(Span::new(1, 2)))
     );
 }
 

@@ -25,14 +25,21 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
             Entry::Ended => return checked,
             Entry::Number(hint) => {
                 let text = texts.read_number().unwrap().as_text().unwrap().to_owned();
+                // A read that fails must point at the number.
+                let span = texts.span();
                 match hint {
                     NumberHint::Float => {
                         let expected = text.parse::<f64>().unwrap();
                         if expected.is_infinite() {
                             // Finite text beyond the range of f64 is an error, not infinity.
                             let err = slice.read_f64().unwrap_err();
-                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
-                            assert_eq!(io.read_f64().unwrap_err().code(), err.code());
+                            assert_eq!(
+                                (err.code(), err.span()),
+                                (core_codes::NUMBER_OUT_OF_RANGE, Some(span)),
+                                "{text}"
+                            );
+                            let io_err = io.read_f64().unwrap_err();
+                            assert_eq!((io_err.code(), io_err.span()), (err.code(), err.span()));
                             // A number that does not convert stays unread.
                             slice.skip().unwrap();
                             io.skip().unwrap();
@@ -49,8 +56,13 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
                         }
                         Err(_) => {
                             let err = slice.read_i64().unwrap_err();
-                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
-                            assert_eq!(io.read_i64().unwrap_err().code(), err.code());
+                            assert_eq!(
+                                (err.code(), err.span()),
+                                (core_codes::NUMBER_OUT_OF_RANGE, Some(span)),
+                                "{text}"
+                            );
+                            let io_err = io.read_i64().unwrap_err();
+                            assert_eq!((io_err.code(), io_err.span()), (err.code(), err.span()));
                             slice.skip().unwrap();
                             io.skip().unwrap();
                         }
@@ -62,8 +74,13 @@ fn check_numbers(json: &[u8], chunk: usize) -> usize {
                         }
                         Err(_) => {
                             let err = slice.read_u64().unwrap_err();
-                            assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE, "{text}");
-                            assert_eq!(io.read_u64().unwrap_err().code(), err.code());
+                            assert_eq!(
+                                (err.code(), err.span()),
+                                (core_codes::NUMBER_OUT_OF_RANGE, Some(span)),
+                                "{text}"
+                            );
+                            let io_err = io.read_u64().unwrap_err();
+                            assert_eq!((io_err.code(), io_err.span()), (err.code(), err.span()));
                             slice.skip().unwrap();
                             io.skip().unwrap();
                         }
