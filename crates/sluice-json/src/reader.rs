@@ -1096,7 +1096,7 @@ impl<S: Input> JsonReader<S> {
                 Err(_) => {}
             }
         }
-        let word = self.word_extent(0)?;
+        let word = self.shown_word_extent()?;
         let rest = self.rest();
         let Some(&byte) = rest.first() else {
             return Ok(("the end of the input".to_owned(), 0));
@@ -1111,6 +1111,29 @@ impl<S: Input> JsonReader<S> {
             Ok(text) => (format!("`{}`", text.escape_debug()), len),
             Err(_) => (format!("byte 0x{byte:02X}"), 1),
         })
+    }
+
+    /// The length of the word an error shows at `pos`: a run of word bytes, with the letters
+    /// and digits outside ASCII it holds after its first byte (`café`, `naïve`), so that the
+    /// span covers the word a reader sees. Like an ASCII word's, its end is known only at
+    /// the first byte that cannot continue it.
+    #[cold]
+    fn shown_word_extent(&mut self) -> Result<usize> {
+        let mut word = self.word_extent(0)?;
+        // Only a word that started in ASCII goes on: one non-ASCII character alone is shown
+        // as itself, loaded whole and no further (its end needs no byte after it).
+        while word > 0 && self.rest().get(word).is_some_and(|&byte| byte >= 0x80) {
+            let len = self.load_char(word)?;
+            let letter = std::str::from_utf8(&self.rest()[word..word + len])
+                .ok()
+                .and_then(|text| text.chars().next())
+                .is_some_and(char::is_alphanumeric);
+            if !letter {
+                break;
+            }
+            word = self.word_extent(word + len)?;
+        }
+        Ok(word)
     }
 
     /// Makes the bytes of the UTF-8 character at `pos + at` available, one at a time and

@@ -314,8 +314,8 @@ fn each_json5_row_of_the_options_table_allows_its_examples_with_its_switch_alone
             only(|o| o.unquoted_keys = true),
             &[
                 ("{name: 1}", codes::EXPECT_KEY, (1, 5)),
-                // The word an error shows ends at its first byte outside ASCII.
-                ("{café: 1}", codes::EXPECT_KEY, (1, 4)),
+                // The word an error shows holds its letters outside ASCII.
+                ("{café: 1}", codes::EXPECT_KEY, (1, 6)),
                 (r"{\u0061: 1}", codes::EXPECT_KEY, (1, 2)),
             ],
         ),

@@ -134,6 +134,26 @@ fn an_escape_cut_short_by_the_end_of_the_input_is_an_unclosed_string() {
     assert_error(b"'\\x'", &json5, codes::INVALID_ESCAPE, (1, 4));
 }
 
+/// A word out of place is shown whole: its letters and digits outside ASCII belong to it
+/// (the span of `{café: 1}` ended before `é`), and a character that is neither ends it.
+#[test]
+fn a_word_an_error_shows_holds_its_letters_outside_ascii() {
+    let o = strict();
+    assert_error("{café: 1}".as_bytes(), &o, codes::EXPECT_KEY, (1, 6));
+    assert_error("[naïve]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 7));
+    assert_error("[trué]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 6));
+    assert_error("[a日本]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 8));
+    // A word that starts outside ASCII is shown by its first character (whose end needs no
+    // byte after it, see `io_input.rs`).
+    assert_error("[éa1, 2]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 3));
+    assert_error("[café€]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 6));
+    assert_error("[x café]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 2));
+    // A character that is not a letter or digit is shown alone, as before.
+    assert_error("[€]".as_bytes(), &o, codes::UNEXPECTED_TOKEN, (1, 4));
+    // Bytes that are not UTF-8 end the word.
+    assert_error(b"{caf\xe9: 1}", &o, codes::EXPECT_KEY, (1, 4));
+}
+
 /// JSON5 lets any character be escaped (`\é` is `é`), so a backslash before bytes that are
 /// not UTF-8 is invalid UTF-8 over those bytes, as without the backslash, and before a
 /// character the input cuts short the string is never closed. It used to be
