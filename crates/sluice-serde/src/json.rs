@@ -40,8 +40,8 @@ fn serde_like(mut options: JsonOptions) -> JsonOptions {
 /// ```
 ///
 /// # Errors
-/// A syntax error (`json/...` codes), a value the type does not accept (`serde/...`
-/// codes), or [`TRAILING_VALUE`](crate::codes::TRAILING_VALUE); each with its span and path.
+/// A syntax error (`json/...` codes, `json/TrailingToken` for anything after the value), or
+/// a value the type does not accept (`serde/...` codes); each with its span and path.
 pub fn from_json_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T> {
     from_json_str_with(text, JsonOptions::strict())
 }
