@@ -694,6 +694,15 @@ fn untagged_enums_choose_by_kind() {
     fails::<Untagged>("1e400", core_codes::NUMBER_OUT_OF_RANGE, "1e400");
 }
 
+#[test]
+fn untagged_negative_zero_is_a_float_as_in_serde_json() {
+    let value = agree::<Untagged>("-0").unwrap();
+    match value {
+        Untagged::Float(v) => assert!(v == 0.0 && v.is_sign_negative()),
+        other => panic!("{other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Struct attributes
 
@@ -925,6 +934,7 @@ fn json_values_keep_the_kind_of_their_numbers() {
         "1E-2",
         "-1.5",
         "1e-400",
+        "-0",
     ] {
         let theirs: Value = serde_json::from_str(json).unwrap();
         let ours: Value = sluice_serde::from_json_str(json).unwrap();
@@ -1004,7 +1014,7 @@ impl Random {
                     0 => out.push_str(&(n % 1000).to_string()),
                     1 => out.push_str(&n.to_string()),
                     2 => out.push_str(&(n as i64).to_string()),
-                    _ => out.push_str(self.pick(&["0", "-9223372036854775808"])),
+                    _ => out.push_str(self.pick(&["0", "-0", "-9223372036854775808"])),
                 }
             }
             2 => {

@@ -404,6 +404,9 @@ impl<'de, R: Reader> Deserializer<'de, R> {
                 Err(_) => number.to_u128().map(Exact::U128),
             },
             Number::Text(_, NumberHint::NegInteger) => match number.to_i64() {
+                // `-0`: no integer keeps the sign, a float does (as serde_json reads it,
+                // and as `Number::to_typed` does).
+                Ok(0) => Ok(Exact::F64(-0.0)),
                 Ok(v) => Ok(Exact::I64(v)),
                 Err(_) => number.to_i128().map(Exact::I128),
             },
