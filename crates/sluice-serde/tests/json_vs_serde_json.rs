@@ -515,6 +515,16 @@ fn maps_with_integer_and_bool_keys() {
 }
 
 #[test]
+fn leading_zeros_in_integer_keys_are_refused_as_serde_json_refuses_them() {
+    for key in ["01", "-01", "00", "-00"] {
+        let json = format!(r#"{{"{key}": true}}"#);
+        let quoted = format!(r#""{key}""#);
+        fails::<HashMap<i32, bool>>(&json, codes::INVALID_TYPE, &quoted);
+    }
+    reads::<HashMap<i32, bool>>(r#"{"0": true}"#, HashMap::from([(0, true)]));
+}
+
+#[test]
 fn keys_are_parsed_after_unescaping() {
     // serde_json parses a number or bool key from its raw text and refuses escapes there;
     // sluice reads the key as a string first, so `"\u0031"` is the key 1.

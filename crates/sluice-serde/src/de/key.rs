@@ -17,13 +17,19 @@ pub(crate) struct KeyDeserializer<'a, 'de> {
     pub(crate) human_readable: bool,
 }
 
-/// Integer key text: an optional minus sign, then ASCII digits only.
+/// Integer key text: a JSON integer, an optional minus sign and ASCII digits without a
+/// leading zero (`0` alone excepted), as serde_json reads an integer key (`"01"` was the
+/// key 1 before the leading-zero check, where serde_json refuses it as a number).
 fn integer_hint(text: &str) -> Option<NumberHint> {
     let (digits, hint) = match text.strip_prefix('-') {
         Some(rest) => (rest, NumberHint::NegInteger),
         None => (text, NumberHint::Integer),
     };
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(hint)
+    let well_formed = match digits.as_bytes() {
+        [] | [b'0', _, ..] => false,
+        bytes => bytes.iter().all(u8::is_ascii_digit),
+    };
+    well_formed.then_some(hint)
 }
 
 /// Float key text: a number as JSON spells it, `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`,
@@ -268,6 +274,12 @@ mod tests {
         assert_eq!(integer_hint("+1"), None);
         assert_eq!(integer_hint(" 1"), None);
         assert_eq!(integer_hint(""), None);
+        assert_eq!(integer_hint("0"), Some(NumberHint::Integer));
+        assert_eq!(integer_hint("-0"), Some(NumberHint::NegInteger));
+        assert_eq!(integer_hint("10"), Some(NumberHint::Integer));
+        assert_eq!(integer_hint("01"), None);
+        assert_eq!(integer_hint("-01"), None);
+        assert_eq!(integer_hint("00"), None);
         assert!(float_text("1.5e3"));
         assert!(!float_text("NaN"));
         assert!(!float_text("."));
