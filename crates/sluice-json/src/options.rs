@@ -14,15 +14,33 @@ pub enum DuplicateKeys {
     /// grows with the keys of the open objects; reading a single huge object from a
     /// stream with bounded memory takes [`DuplicateKeys::LastWins`].
     ///
+    /// Keys compare by their text once decoded, however spelled: `"a"`, `"\u0061"`, and in
+    /// JSON5 `a`, `'a'`, `'\x61'` and `\u0061` are one key. Each object is checked against
+    /// its own keys only: the same key in a sibling object, in the object around it or in one
+    /// inside it is no duplicate, and neither is a key of another root value or NDJSON record
+    /// (the [`parallel`](crate::parallel) ingestion checks each record as
+    /// [`NdjsonReader`](crate::NdjsonReader) does). The check is made wherever the reader
+    /// goes, also in a value passed over with [`skip`](sluice_core::Reader::skip), which
+    /// checks what it skips: skipping never hides a duplicate, and the error is the one a
+    /// read token by token reports.
+    ///
     /// ```
     /// use sluice_json::{codes, JsonReader};
-    /// use sluice_core::Token;
+    /// use sluice_core::{Reader, Token};
     ///
     /// let mut reader = JsonReader::from_str(r#"{"a": 1, "a": 2}"#);
     /// let err = Token::read_all(&mut reader).unwrap_err();
     /// assert_eq!(err.code(), codes::DUPLICATE_KEY);
     /// // The span is the second `"a"`.
     /// assert_eq!(err.span().map(|s| (s.start, s.end)), Some((9, 12)));
+    ///
+    /// // Inside a skipped value, spelled another way, after the same key in a sibling.
+    /// let text = r#"[{"a": 1}, {"a": 1, "b": [], "\u0061": 2}]"#;
+    /// let mut reader = JsonReader::from_str(text);
+    /// let err = reader.skip().unwrap_err();
+    /// assert_eq!(err.code(), codes::DUPLICATE_KEY);
+    /// assert_eq!(err.span().map(|s| (s.start, s.end)), Some((29, 37)));
+    /// assert_eq!(err.path().unwrap().to_string(), "$[1].a");
     /// ```
     #[default]
     Error,
@@ -31,8 +49,9 @@ pub enum DuplicateKeys {
     /// A streaming reader cannot take back a value it already handed out, so "last wins"
     /// means: every occurrence is passed on, in order, and a consumer that stores keys by
     /// insertion (a [`Value`](sluice_core::Value) map set with `insert`, a struct field
-    /// written twice) ends up with the last one. The reader tracks nothing for it, so this
-    /// is also the fastest setting.
+    /// written twice) ends up with the last one. The reader compares no keys for it (it
+    /// keeps only the current key of each open object, for the data paths of errors), so
+    /// this is also the fastest setting.
     ///
     /// ```
     /// use sluice_json::{DuplicateKeys, JsonOptions, JsonReader};
