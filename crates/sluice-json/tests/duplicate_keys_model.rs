@@ -29,7 +29,7 @@ mod common;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use common::{Trickle, read_document};
+use common::{Rng, Trickle, read_document};
 use sluice_core::{
     Entry, Error, NumberHint, OwnedNumber, PathSegment, Reader, Result, Span, Token,
 };
@@ -37,36 +37,6 @@ use sluice_json::parallel::{ParallelOptions, ingest_blocks};
 use sluice_json::{
     DuplicateKeys, Input, IoInput, JsonOptions, JsonReader, NdjsonReader, SliceInput, codes,
 };
-
-/// A small seeded generator (xorshift64*), so that a failure names the seed to replay.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // Never zero, and seeds that differ in low bits start far apart.
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-
-    /// True `one_in` times in `of`.
-    fn chance(&mut self, one_in: usize, of: usize) -> bool {
-        self.below(of) < one_in
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Dialect {
@@ -1158,23 +1128,5 @@ fn a_large_object_inside_a_large_object_keeps_the_outer_index() {
             options.clone(),
         )));
         assert_eq!(skipped.err(), expected, "{label}: skip()");
-    }
-}
-
-#[test]
-#[ignore = "prints what the generator makes"]
-fn coverage_of_the_generator() {
-    for (dialect, first) in [(Dialect::Json, 0), (Dialect::Json5, 1_000_000)] {
-        let mut coverage = Coverage::default();
-        for seed in first..first + CASES {
-            let mut rng = Rng::new(seed);
-            let budget = budget(&mut rng);
-            let doc = Doc::generate(&mut rng, dialect, budget, Lines::Many);
-            coverage.count(&doc);
-            if seed < first + 3 {
-                eprintln!("{}", &doc.text[..doc.text.len().min(600)]);
-            }
-        }
-        eprintln!("{dialect:?} {coverage:?}");
     }
 }

@@ -12,29 +12,12 @@
 //! record reader had read before its error, and where to resume: the same records, the same
 //! bad records before that place, and the place itself (the start of the line it stopped in).
 
+mod common;
+
+use common::Rng;
 use sluice_core::{ErrorCode, Reader, Span, Value, ValueWriter, pipe_value};
 use sluice_json::parallel::{IngestSummary, ParallelOptions, ingest_blocks, ingest_blocks_into};
 use sluice_json::{IoInput, JsonOptions, NdjsonReader, SliceInput};
-
-/// A small seeded generator (xorshift64*), so that a failure names the seed to replay.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// The value `reader` is at, whole.
 fn read_value(reader: &mut impl Reader) -> sluice_core::Result<Value> {
@@ -417,7 +400,7 @@ fn compare(seed: u64, input: &[u8], json: &JsonOptions, rng: &mut Rng) {
 #[test]
 fn the_parallel_ingestion_reads_generated_inputs_as_the_record_reader() {
     for seed in 1..=300u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = Rng::new(seed);
         let max_depth = 3 + rng.below(6);
         let lines = rng.below(40);
         let input = input(&mut rng, lines, max_depth);
@@ -429,7 +412,7 @@ fn the_parallel_ingestion_reads_generated_inputs_as_the_record_reader() {
 #[test]
 fn over_a_stream_that_breaks_both_deliver_the_same_records_before_the_same_io_error() {
     for seed in 1..=500u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = Rng::new(seed);
         let max_depth = 3 + rng.below(6);
         let lines = 1 + rng.below(30);
         let input = input(&mut rng, lines, max_depth);

@@ -90,3 +90,35 @@ pub const TYPED_NUMBER_READS: [(&str, NumberRead); 12] = [
     ("read_f32", |r| r.read_f32().map(drop)),
     ("read_f64", |r| r.read_f64().map(drop)),
 ];
+
+/// A small seeded generator (xorshift64*) for the generated-input tests, so that a failure
+/// names the seed to replay.
+#[derive(Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Never zero, and seeds that differ in low bits start far apart.
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap()
+    }
+
+    /// True `one_in` times in `of`.
+    pub fn chance(&mut self, one_in: usize, of: usize) -> bool {
+        self.below(of) < one_in
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
