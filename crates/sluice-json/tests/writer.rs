@@ -979,3 +979,64 @@ fn a_member_container_on_a_line_of_its_own_has_no_space_before_it_after_a_flush(
         );
     }
 }
+
+#[test]
+fn wide_and_32_bit_numbers_as_keys_are_written_as_the_text_they_have_as_values() {
+    let tokens = [
+        Token::MapRoot(None),
+        num(Number::I128(i128::MIN)),
+        Token::Null,
+        num(Number::U128(u128::MAX)),
+        Token::Null,
+        num(Number::F32(1.1)),
+        Token::Null,
+        num(Number::F64(-0.0)),
+        Token::Null,
+        num(Number::Text("1e5", NumberHint::Float)),
+        Token::Null,
+        Token::Name(String::new()),
+        Token::Null,
+        Token::MapEnd,
+    ];
+    assert_eq!(
+        condensed(&tokens),
+        "{\"-170141183460469231731687303715884105728\":null,\
+         \"340282366920938463463374607431768211455\":null,\
+         \"1.1\":null,\"-0.0\":null,\"1e5\":null,\"\":null}"
+    );
+}
+
+#[test]
+fn the_ndjson_writer_converts_bytes_and_extension_values_by_its_options() {
+    let options = WriterOptions {
+        blob: BlobMode::Base64,
+        ext: ExtMode::Object,
+        ..WriterOptions::condensed()
+    };
+    let mut writer = NdjsonWriter::with_options(Vec::new(), options);
+    writer.write_blob(b"hi!").unwrap();
+    writer.write_ext(Ext { kind: 7, data: b"" }).unwrap();
+    let bytes = writer.into_inner().unwrap();
+    assert_eq!(bytes, b"\"aGkh\"\n{\"$ext\":7,\"data\":\"\"}\n");
+    let mut strict = NdjsonWriter::new(Vec::new());
+    assert_eq!(
+        strict.write_blob(b"x").unwrap_err().code(),
+        core_codes::UNSUPPORTED
+    );
+}
+
+#[test]
+fn nesting_has_no_depth_limit_on_the_writer_side() {
+    // Readers limit depth; tokens written by hand may go deeper and still close cleanly.
+    let depth = 100_000;
+    let mut writer = JsonWriter::condensed(Vec::new());
+    for _ in 0..depth {
+        writer.write_array_root(None).unwrap();
+    }
+    for _ in 0..depth {
+        writer.write_array_end().unwrap();
+    }
+    let text = writer.into_string().unwrap();
+    assert_eq!(text.len(), 2 * depth);
+    assert!(text.starts_with('[') && text.ends_with(']'));
+}
