@@ -233,3 +233,18 @@ fn nesting_beyond_the_readers_depth_limit_stops_the_pipe_at_the_deepest_header()
     let text = condensed(&within).unwrap();
     assert_eq!(text, format!("{}null{}", "[".repeat(128), "]".repeat(128)));
 }
+
+#[test]
+fn keys_that_differ_in_messagepack_but_share_their_text_are_both_written() {
+    // As the chapters say: the writer does not track keys, so `1` and `"1"` give the key
+    // `"1"` twice, which the JSON reader refuses by default. (Pinned so that a writer that
+    // starts tracking keys updates the chapters with it.)
+    let map = [0x82, 0x01, 0xa1, b'a', 0xa1, b'1', 0xa1, b'b'];
+    let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
+    sluice::pipe(&mut MsgPackReader::from_slice(&map), &mut writer).unwrap();
+    let text = writer.into_string().unwrap();
+    assert_eq!(text, r#"{"1":"a","1":"b"}"#);
+    let err = Token::read_all(&mut JsonReader::from_str(&text)).unwrap_err();
+    assert_eq!(err.code(), json_codes::DUPLICATE_KEY);
+    assert_eq!(err.span(), Some(Span { start: 9, end: 12 }));
+}
