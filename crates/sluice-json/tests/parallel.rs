@@ -945,6 +945,22 @@ fn a_sink_that_fails_leaves_the_summary_at_the_record_it_failed_at() {
     }
 }
 
+/// The ids `read_id` delivers from `input` until the run fails (it must), with the error
+/// and the summary the run filled.
+fn ids_until_failure(
+    input: impl std::io::Read,
+    options: &ParallelOptions,
+) -> (sluice_core::Error, Vec<u64>, IngestSummary) {
+    let mut ids = Vec::new();
+    let mut summary = IngestSummary::default();
+    let err = ingest_records_into(input, options, &mut summary, read_id, |id| {
+        ids.push(id);
+        Ok(())
+    })
+    .unwrap_err();
+    (err, ids, summary)
+}
+
 #[test]
 fn a_bad_record_without_skip_errors_leaves_the_summary_at_its_line() {
     let mut lines: Vec<String> = records(2000).lines().map(str::to_owned).collect();
@@ -952,22 +968,13 @@ fn a_bad_record_without_skip_errors_leaves_the_summary_at_its_line() {
     let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let starts = line_starts(&input);
     for (jobs, block_size) in [(1, 1024), (2, 1024), (3, 3000), (2, 1 << 20)] {
-        let mut ids = Vec::new();
-        let mut summary = IngestSummary::default();
-        let err = ingest_records_into(
+        let (err, ids, summary) = ids_until_failure(
             input.as_bytes(),
             &ParallelOptions {
                 block_size,
                 ..small_blocks(jobs)
             },
-            &mut summary,
-            read_id,
-            |id| {
-                ids.push(id);
-                Ok(())
-            },
-        )
-        .unwrap_err();
+        );
         assert_eq!(err.code(), codes::UNEXPECTED_EOF, "block {block_size}");
         assert_eq!((summary.records, ids.len()), (1300, 1300));
         assert_eq!(summary.bytes, starts[1300], "block {block_size}");
@@ -987,23 +994,14 @@ fn the_bad_records_collected_before_an_io_error_are_in_the_summary() {
     // Cut in the middle of line 201 (index 200).
     let cut = &input.as_bytes()[..usize::try_from(starts[200]).unwrap() + 5];
     for (jobs, block_size) in [(1, 1024), (2, 1024), (2, 1 << 20)] {
-        let mut ids = Vec::new();
-        let mut summary = IngestSummary::default();
-        let err = ingest_records_into(
+        let (err, ids, summary) = ids_until_failure(
             FailingInput { bytes: cut },
             &ParallelOptions {
                 block_size,
                 skip_errors: true,
                 ..small_blocks(jobs)
             },
-            &mut summary,
-            read_id,
-            |id| {
-                ids.push(id);
-                Ok(())
-            },
-        )
-        .unwrap_err();
+        );
         assert_eq!(err.code(), sluice_core::codes::IO);
         assert_eq!(
             (summary.records, ids.len()),

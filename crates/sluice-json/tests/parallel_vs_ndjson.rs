@@ -334,6 +334,26 @@ fn assert_unordered_summary(input: &[u8], got: &Found, expected: &Found) {
     assert_eq!(got.bad, bad);
 }
 
+/// Asserts that the parallel run's outcome `got` is the record reader's `expected`. Out of
+/// order and without `skip_errors`, the records delivered before the error are any, and the
+/// summary stops at the first block not delivered: that part is checked by
+/// [`assert_unordered_summary`], the rest compared as a whole.
+fn assert_same_outcome(
+    input: &[u8],
+    mut got: Found,
+    mut expected: Found,
+    options: &ParallelOptions,
+    what: impl Fn() -> String,
+) {
+    if !options.ordered && !options.skip_errors {
+        assert_unordered_summary(input, &got, &expected);
+        got.good.clear();
+        expected.good.clear();
+        got.bytes = expected.bytes;
+    }
+    assert_eq!(got, expected, "{}", what());
+}
+
 /// Compares both readers on `input` with `json`, for every run shape.
 fn compare(seed: u64, input: &[u8], json: &JsonOptions, rng: &mut Rng) {
     for skip in [true, false] {
@@ -375,24 +395,15 @@ fn compare(seed: u64, input: &[u8], json: &JsonOptions, rng: &mut Rng) {
                 chunk,
                 good: usize::MAX,
             };
-            let mut got = parallel(input, source, &options);
-            let mut expected = oracle.clone();
-            if !ordered && !skip {
-                // Out of order, the records delivered before the error are any, and the
-                // summary stops at the first block not delivered.
-                assert_unordered_summary(input, &got, &expected);
-                got.good.clear();
-                expected.good.clear();
-                got.bytes = expected.bytes;
-            }
-            assert_eq!(
-                got,
-                expected,
-                "seed {seed}, jobs {jobs}, ordered {ordered}, skip {skip}, block {}, chunk \
-                 {chunk}, input {:?}",
-                options.block_size,
-                String::from_utf8_lossy(input)
-            );
+            let got = parallel(input, source, &options);
+            assert_same_outcome(input, got, oracle.clone(), &options, || {
+                format!(
+                    "seed {seed}, jobs {jobs}, ordered {ordered}, skip {skip}, block {}, \
+                     chunk {chunk}, input {:?}",
+                    options.block_size,
+                    String::from_utf8_lossy(input)
+                )
+            });
         }
     }
 }
@@ -463,22 +474,15 @@ fn broken_stream_case(
                 json: json.clone(),
                 ..ParallelOptions::default()
             };
-            let mut got = parallel(input, stream(), &options);
-            let mut oracle = oracle.clone();
-            if !ordered && !skip {
-                assert_unordered_summary(input, &got, &oracle);
-                got.good.clear();
-                oracle.good.clear();
-                got.bytes = oracle.bytes;
-            }
-            assert_eq!(
-                got,
-                oracle,
-                "seed {seed}, jobs {jobs}, ordered {ordered}, skip {skip}, block {}, chunk \
-                 {chunk}, breaks after {good}, input {:?}",
-                options.block_size,
-                String::from_utf8_lossy(input)
-            );
+            let got = parallel(input, stream(), &options);
+            assert_same_outcome(input, got, oracle.clone(), &options, || {
+                format!(
+                    "seed {seed}, jobs {jobs}, ordered {ordered}, skip {skip}, block {}, \
+                     chunk {chunk}, breaks after {good}, input {:?}",
+                    options.block_size,
+                    String::from_utf8_lossy(input)
+                )
+            });
         }
     }
 }
