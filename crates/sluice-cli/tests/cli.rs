@@ -1,55 +1,18 @@
 //! The `sluice` binary, run as a user would: exit codes, diagnostics, and the output of each
 //! command.
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn sluice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn sluice_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // Written from another thread while the output is read, so that a command writing
-    // much output before it has read all its input cannot block on a full pipe.
-    let mut pipe = child.stdin.take().unwrap();
-    std::thread::scope(|scope| {
-        // The command may stop reading early (at an error): a closed pipe is fine.
-        scope.spawn(move || {
-            let _ = pipe.write_all(stdin);
-        });
-        child.wait_with_output().unwrap()
-    })
-}
-
-/// A file in a fresh temporary directory of this test.
-fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sluice-cli-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
+use common::{sluice, sluice_with_stdin, temp_file, text};
 
 /// Runs `sluice args`, which must exit with 0, and returns its standard output.
 fn succeed(args: &[&str]) -> String {
     let out = sluice(args);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     text(&out.stdout)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

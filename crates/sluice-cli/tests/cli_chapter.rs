@@ -2,55 +2,11 @@
 //! makes: its example, its table of exit codes, and what it says of output files, NDJSON
 //! records and MessagePack streams.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn sluice_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs")
-}
+use std::path::Path;
 
-fn sluice(args: &[&str]) -> Output {
-    sluice_in(Path::new("."), args)
-}
-
-/// Runs `sluice args` with `stdin` as its standard input, written whole before it is read
-/// (small inputs only).
-fn sluice_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh temporary directory of this test.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sluice-chapter-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A file in a fresh temporary directory of this test.
-fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
-    let path = temp_dir(test).join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
+use common::{sluice, sluice_in, sluice_with_stdin, temp_dir, temp_file, text};
 
 /// The chapter, read from the book beside the crate.
 fn chapter() -> String {
