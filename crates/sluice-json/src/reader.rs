@@ -28,6 +28,9 @@ use crate::keys::{InputBytes, KeyBytes, KeyTracker};
 use crate::options::{DuplicateKeys, JsonOptions};
 use crate::scan::{self, NumberScan};
 
+/// U+FEFF in UTF-8: skipped where it opens the input.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// What the reader expects at its position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -728,9 +731,9 @@ impl<S: Input> JsonReader<S> {
 
     /// Inside an NDJSON record's value, the error that replaces `err` when a line feed comes
     /// before it (before the position, for an error without a span or an I/O error): the
-    /// line ends first,
-    /// so the value is cut off there, whatever comes on the next line, as a reader of that
-    /// line alone reports it. One rule for the lexer's errors and those found by a read.
+    /// line ends first, so the value is cut off there, whatever comes on the next line, as a
+    /// reader of that line alone reports it. One rule for the lexer's errors and those found
+    /// by a read.
     #[cold]
     fn record_cut_error(&self, err: &Error) -> Option<Error> {
         let start = match err.span() {
@@ -1887,7 +1890,13 @@ impl<S: Input> JsonReader<S> {
                 State::Start if !self.bom_checked => {
                     // A byte order mark may open the input (once, at offset 0).
                     self.bom_checked = true;
-                    if self.input.offset() == 0 && self.pos == 0 && self.byte_order_mark()? {
+                    // Its bytes are asked for only while they match: a first value shorter
+                    // than three bytes (`1` and a line feed, then a pause) is read without
+                    // waiting for more.
+                    if self.input.offset() == 0
+                        && self.pos == 0
+                        && self.load_matching(0, BYTE_ORDER_MARK)? == BYTE_ORDER_MARK.len()
+                    {
                         self.pos = 3;
                         continue;
                     }
@@ -1904,19 +1913,6 @@ impl<S: Input> JsonReader<S> {
                 | State::ObjectColon => return self.advance(),
             }
         }
-    }
-
-    /// Whether the input opens with a byte order mark, asking the stream for its bytes one
-    /// at a time and only while they match: a first value shorter than three bytes (`1`
-    /// and a line feed, then a pause) is read without waiting for more.
-    #[cold]
-    fn byte_order_mark(&mut self) -> Result<bool> {
-        for (at, &byte) in b"\xEF\xBB\xBF".iter().enumerate() {
-            if !self.ensure(at, 1)? || self.rest()[at] != byte {
-                return Ok(false);
-            }
-        }
-        Ok(true)
     }
 
     #[cold]
@@ -2793,15 +2789,19 @@ impl<S: Input> JsonReader<S> {
         if self.pos + at + skip + template.len() <= self.input.window().len() {
             return Ok(());
         }
-        self.load_escape_slow(at + skip, template)
+        self.load_matching(at + skip, template).map(drop)
     }
 
+    /// Asks the stream for the bytes at `pos + from` one at a time while they match
+    /// `template` (`h` standing for a hexadecimal digit), and for the first that does not;
+    /// returns how many match. No byte past the first mismatch is asked for: over a stream
+    /// that pauses there, nothing waits for it.
     #[cold]
     #[inline(never)]
-    fn load_escape_slow(&mut self, from: usize, template: &[u8]) -> Result<()> {
+    fn load_matching(&mut self, from: usize, template: &[u8]) -> Result<usize> {
         for (i, &expected) in template.iter().enumerate() {
             if !self.ensure(from + i, 1)? {
-                break;
+                return Ok(i);
             }
             let byte = self.rest()[from + i];
             let fits = if expected == b'h' {
@@ -2810,10 +2810,10 @@ impl<S: Input> JsonReader<S> {
                 byte == expected
             };
             if !fits {
-                break;
+                return Ok(i);
             }
         }
-        Ok(())
+        Ok(template.len())
     }
 
     /// The error of a `\u` or `\x` escape at `at` without its `digits` hexadecimal digits
