@@ -36,11 +36,8 @@ const HEAD_CONTEXT: usize = 4 << 10;
 /// Bytes of the kept start needed after an error's start to show it as the whole line would
 /// be (the snippet is about a hundred columns, of up to four bytes each).
 const HEAD_MARGIN: usize = 4 << 10;
-/// Lines shown before the line of an error, as the renderer shows them.
-const CONTEXT_LINES: usize = 2;
-
-/// The start of the last line too long to keep, and up to [`CONTEXT_LINES`] short lines
-/// before it: an error that starts there and is found far later (a string or a block
+/// The start of the last line too long to keep, and the short lines before it that the
+/// renderer shows as context: an error that starts there and is found far later (a string or a block
 /// comment left open over megabytes) still gets its line, column and snippet.
 #[derive(Debug)]
 struct Head {
@@ -187,7 +184,9 @@ impl Recent {
         };
         // The short lines before it, which the snippet shows too.
         let mut from = line_start;
-        for _ in 0..CONTEXT_LINES {
+        // As many lines before the error's as the renderer shows.
+        let context = sluice_core::error::RenderOptions::default().context_lines;
+        for _ in 0..context {
             if from == 0 {
                 break;
             }
