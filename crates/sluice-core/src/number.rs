@@ -299,7 +299,12 @@ impl<'a> Number<'a> {
         shown: &dyn fmt::Display,
         target: &str,
     ) -> Result<T> {
-        if !value.is_finite() {
+        // NaN names no number at all, so it is no integer; an infinity is one beyond
+        // every range.
+        if value.is_nan() {
+            return Err(not_integer(shown, target));
+        }
+        if value.is_infinite() {
             return Err(out_of_range(shown, target));
         }
         if value.fract() != 0.0 {
@@ -680,6 +685,46 @@ mod tests {
     }
 
     #[test]
+    fn nan_is_not_an_integer_and_infinities_are_out_of_range() {
+        let nans = [
+            Number::F64(f64::NAN),
+            Number::F64(-f64::NAN),
+            Number::F32(f32::NAN),
+            text("NaN"),
+            text("-NaN"),
+        ];
+        for nan in nans {
+            for code in [
+                nan.to_i64().map(drop),
+                nan.to_u8().map(drop),
+                nan.to_u128().map(drop),
+            ]
+            .map(|result| result.unwrap_err().code())
+            {
+                assert_eq!(code, codes::NUMBER_NOT_INTEGER, "{nan:?}");
+            }
+        }
+        let infinities = [
+            Number::F64(f64::INFINITY),
+            Number::F64(f64::NEG_INFINITY),
+            Number::F32(f32::INFINITY),
+            text("Infinity"),
+            text("-Infinity"),
+        ];
+        for infinity in infinities {
+            for code in [
+                infinity.to_i64().map(drop),
+                infinity.to_u8().map(drop),
+                infinity.to_i128().map(drop),
+            ]
+            .map(|result| result.unwrap_err().code())
+            {
+                assert_eq!(code, codes::NUMBER_OUT_OF_RANGE, "{infinity:?}");
+            }
+        }
+    }
+
+    #[test]
     fn integral_floats_convert_exactly_or_not_at_all() {
         assert_eq!(text("2.0").to_i64().unwrap(), 2);
         assert_eq!(text("1e3").to_u16().unwrap(), 1000);
@@ -726,10 +771,6 @@ mod tests {
         );
         assert_eq!(
             Number::F64(-3.0).to_u32().unwrap_err().code(),
-            codes::NUMBER_OUT_OF_RANGE
-        );
-        assert_eq!(
-            Number::F64(f64::NAN).to_i64().unwrap_err().code(),
             codes::NUMBER_OUT_OF_RANGE
         );
         assert_eq!(

@@ -483,3 +483,19 @@ fn f32_reads_round_the_text_once_as_the_standard_parser_does() {
         reader.read_array_end().unwrap();
     }
 }
+
+#[test]
+fn json5_nan_read_as_an_integer_is_not_an_integer_and_stays_unread() {
+    use sluice_json::JsonOptions;
+    let text = "[NaN, -Infinity]";
+    let mut reader = JsonReader::from_str(text).with_options(JsonOptions::json5());
+    reader.read_array_root().unwrap();
+    let err = reader.read_i64().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_NOT_INTEGER);
+    assert_eq!(err.span().map(sluice_core::Span::range), Some(1..4));
+    assert!(reader.read_f64().unwrap().is_nan());
+    let err = reader.read_u8().unwrap_err();
+    assert_eq!(err.code(), core_codes::NUMBER_OUT_OF_RANGE);
+    assert_eq!(err.span().map(sluice_core::Span::range), Some(6..15));
+    assert_eq!(reader.read_f64().unwrap(), f64::NEG_INFINITY);
+}

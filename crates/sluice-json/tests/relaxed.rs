@@ -1435,7 +1435,7 @@ fn json5_numbers_read_the_same_through_every_read_and_are_written_back_as_json()
         0x10000000000000000 | 1.8446744073709552e19  | range   | range               | Text("18446744073709551616", Integer) | 18446744073709551616
         +Infinity           | inf                    | range   | range               | F64(inf)              | Infinity
         -Infinity           | -inf                   | range   | range               | F64(-inf)             | -Infinity
-        -NaN                | NaN                    | range   | range               | F64(NaN)              | NaN
+        -NaN                | NaN                    | integer | integer             | F64(NaN)              | NaN
     "#;
     let code = |cell: &str| match cell {
         "range" => core_codes::NUMBER_OUT_OF_RANGE.to_string(),

@@ -70,7 +70,7 @@ pub mod codes {
     pub const UNEXPECTED_ENTRY: ErrorCode = ErrorCode::new("core", "UnexpectedEntry");
     /// A number does not fit the requested type (300 as `i8`, -1 as `u64`, 1e400 as `f64`).
     pub const NUMBER_OUT_OF_RANGE: ErrorCode = ErrorCode::new("core", "NumberOutOfRange");
-    /// A number with a fractional part was read as an integer.
+    /// A number with a fractional part, or a NaN, was read as an integer.
     pub const NUMBER_NOT_INTEGER: ErrorCode = ErrorCode::new("core", "NumberNotInteger");
     /// Number text that is not a number.
     pub const INVALID_NUMBER: ErrorCode = ErrorCode::new("core", "InvalidNumber");
