@@ -454,3 +454,105 @@ fn serializer_errors_keep_writer_codes() {
     let err = sluice_serde::to_json_string(&Fails).unwrap_err();
     assert_eq!(err.code(), codes::CUSTOM);
 }
+
+/// A list that must not be empty, checked after serde read it whole (`try_from`).
+#[derive(Deserialize, Debug)]
+#[serde(try_from = "Vec<u8>")]
+#[allow(dead_code)]
+struct NonEmpty(Vec<u8>);
+
+impl TryFrom<Vec<u8>> for NonEmpty {
+    type Error = &'static str;
+    fn try_from(items: Vec<u8>) -> Result<NonEmpty, &'static str> {
+        if items.is_empty() {
+            Err("empty")
+        } else {
+            Ok(NonEmpty(items))
+        }
+    }
+}
+
+/// A map that must hold `"id"`, checked after serde read it whole.
+#[derive(Deserialize, Debug)]
+#[serde(try_from = "HashMap<String, u8>")]
+#[allow(dead_code)]
+struct WithId(HashMap<String, u8>);
+
+impl TryFrom<HashMap<String, u8>> for WithId {
+    type Error = &'static str;
+    fn try_from(map: HashMap<String, u8>) -> Result<WithId, &'static str> {
+        if map.contains_key("id") {
+            Ok(WithId(map))
+        } else {
+            Err("no id")
+        }
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(tag = "kind")]
+#[allow(dead_code)]
+enum Part {
+    Wheel { size: u8 },
+    Seat,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Loose {
+    Number(u8),
+    Pair(u8, u8),
+}
+
+#[test]
+fn an_impl_that_refuses_a_whole_container_points_at_the_container() {
+    let text = r#"{"a": [1], "b": [ ]}"#;
+    assert_eq!(
+        path_and_text::<HashMap<String, NonEmpty>>(text),
+        ("$.b".into(), "[ ]")
+    );
+    let text = r#"[{"id": 1}, {"x": 2}]"#;
+    assert_eq!(
+        path_and_text::<Vec<WithId>>(text),
+        ("$[1]".into(), r#"{"x": 2}"#)
+    );
+    // At the root too.
+    let text = "[]";
+    assert_eq!(path_and_text::<NonEmpty>(text), ("$".into(), "[]"));
+}
+
+#[test]
+fn errors_after_serde_buffered_a_container_point_at_that_container() {
+    // Internally tagged: serde reads the object whole before it knows the variant, and
+    // reports the field's error after the object is closed.
+    let text = r#"[{"kind": "Seat"}, {"kind": "Wheel", "size": 300}]"#;
+    let err = sluice_serde::from_json_str::<Vec<Part>>(text).unwrap_err();
+    assert_eq!(
+        covered(text, err.span()),
+        r#"{"kind": "Wheel", "size": 300}"#
+    );
+    assert_eq!(err.path().unwrap().to_string(), "$[1]");
+    let text = r#"[{"kind": "Wheel"}]"#;
+    let (path, covered) = path_and_text::<Vec<Part>>(text);
+    assert_eq!((path.as_str(), covered), ("$[0]", r#"{"kind": "Wheel"}"#));
+    // Untagged: no variant matches the buffered array.
+    let text = r#"{"x": [1, 2, 3]}"#;
+    assert_eq!(
+        path_and_text::<HashMap<String, Loose>>(text),
+        ("$.x".into(), "[1, 2, 3]")
+    );
+}
+
+#[test]
+fn an_error_after_a_container_and_more_tokens_keeps_its_own_span() {
+    // The container closed before the failing value is not what the error is about.
+    let text = r#"{"a": [1], "b": 3}"#;
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Fields {
+        a: Vec<u8>,
+        b: Even,
+    }
+    assert_eq!(path_and_text::<Fields>(text), ("$.b".into(), "3"));
+}

@@ -114,6 +114,10 @@ pub struct Deserializer<'de, R> {
     source: Source<'de>,
     trail: Trail,
     human_readable: bool,
+    /// The span of the last container read whole, from its opening token to its end: an
+    /// error that a `Deserialize` impl raises right after it (`try_from`, serde's buffered
+    /// content of an internally tagged or untagged enum) is about that container.
+    closed: Span,
 }
 
 impl<'de, R: Reader> Deserializer<'de, R> {
@@ -125,6 +129,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
             source: Source::default(),
             trail: Trail::default(),
             human_readable: true,
+            closed: Span::at(usize::MAX),
         }
     }
 
@@ -254,12 +259,20 @@ impl<'de, R: Reader> Deserializer<'de, R> {
     }
 
     /// An error created at the current position (by the reader, by a visitor handed a
-    /// scalar, or here): gets the span of the last token read when it has none, and starts
-    /// its path.
+    /// scalar, or here): gets the span of the last token read when it has none (the whole
+    /// container when that token closed one), and starts its path.
     #[cold]
     #[inline(never)]
     fn fix(&mut self, err: Error) -> Error {
-        let err = err.or_span(self.reader.span());
+        let last = self.reader.span();
+        // Offsets only grow, so a container that ended where the last token ends is the
+        // one that token closed, read whole just before the error.
+        let span = if last.end == self.closed.end {
+            self.closed
+        } else {
+            last
+        };
+        let err = err.or_span(span);
         self.trail.start(err)
     }
 
@@ -454,6 +467,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
             Ok(value) => self.map_not_finished(end).map(|()| value),
             Err(err) => Err(self.fix_container(err, start, closed, key)),
         };
+        self.closed = Span::new(start, self.reader.span().end);
         self.trail.release_keys(key_base);
         self.leave(result)
     }
@@ -484,6 +498,7 @@ impl<'de, R: Reader> Deserializer<'de, R> {
                 Err(self.fix_container(err, start, closed, current))
             }
         };
+        self.closed = Span::new(start, self.reader.span().end);
         self.leave(result)
     }
 
