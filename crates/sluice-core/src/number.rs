@@ -686,41 +686,40 @@ mod tests {
 
     #[test]
     fn nan_is_not_an_integer_and_infinities_are_out_of_range() {
-        let nans = [
+        let integer_read_codes = |number: Number<'_>| {
+            [
+                number.to_i64().map(drop),
+                number.to_u8().map(drop),
+                number.to_i128().map(drop),
+                number.to_u128().map(drop),
+            ]
+            .map(|result| result.unwrap_err().code())
+        };
+        for nan in [
             Number::F64(f64::NAN),
             Number::F64(-f64::NAN),
             Number::F32(f32::NAN),
             text("NaN"),
             text("-NaN"),
-        ];
-        for nan in nans {
-            for code in [
-                nan.to_i64().map(drop),
-                nan.to_u8().map(drop),
-                nan.to_u128().map(drop),
-            ]
-            .map(|result| result.unwrap_err().code())
-            {
-                assert_eq!(code, codes::NUMBER_NOT_INTEGER, "{nan:?}");
-            }
+        ] {
+            assert_eq!(
+                integer_read_codes(nan),
+                [codes::NUMBER_NOT_INTEGER; 4],
+                "{nan:?}"
+            );
         }
-        let infinities = [
+        for infinity in [
             Number::F64(f64::INFINITY),
             Number::F64(f64::NEG_INFINITY),
             Number::F32(f32::INFINITY),
             text("Infinity"),
             text("-Infinity"),
-        ];
-        for infinity in infinities {
-            for code in [
-                infinity.to_i64().map(drop),
-                infinity.to_u8().map(drop),
-                infinity.to_i128().map(drop),
-            ]
-            .map(|result| result.unwrap_err().code())
-            {
-                assert_eq!(code, codes::NUMBER_OUT_OF_RANGE, "{infinity:?}");
-            }
+        ] {
+            assert_eq!(
+                integer_read_codes(infinity),
+                [codes::NUMBER_OUT_OF_RANGE; 4],
+                "{infinity:?}"
+            );
         }
     }
 
