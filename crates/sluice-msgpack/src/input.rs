@@ -7,7 +7,7 @@
 
 use std::io;
 
-use sluice_core::{Error, Result};
+use sluice_core::{Error, Result, Span};
 
 mod sealed {
     pub trait Sealed {}
@@ -141,7 +141,9 @@ impl<R: io::Read> ReadInput<R> {
                     return Ok(read);
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(Error::io(err)),
+                // An empty span where the bytes of the failed read would have gone: every
+                // byte before it arrived.
+                Err(err) => return Err(Error::io(err).with_span(Span::at(self.base + self.end))),
             }
         }
     }

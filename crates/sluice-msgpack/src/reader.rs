@@ -9,7 +9,9 @@
 
 use std::io;
 
-use sluice_core::{Entry, Error, Ext, Number, Reader, Result, Span, codes as core_codes};
+use sluice_core::{
+    Entry, EnumToken, Error, Ext, Number, Reader, Result, Span, codes as core_codes,
+};
 
 use crate::head::{self, Head, HeadError, Kind};
 use crate::input::{Input, ReadInput, SliceInput};
@@ -97,6 +99,27 @@ pub struct MsgPackReader<I> {
     span: Span,
     /// Top-level values read so far.
     top_values: u64,
+    /// The error in the input the reader stopped at, reported again by every later call.
+    failed: Option<Box<Failed>>,
+}
+
+/// Where a [`MsgPackReader`] stopped (see [`MsgPackReader::fail`]).
+#[derive(Debug)]
+struct Failed {
+    error: Error,
+    /// The containers open when it stopped (the stack itself is emptied).
+    depth: usize,
+}
+
+/// `?` for a result whose error is an error in the input (an I/O error): the reader stops
+/// there (see [`MsgPackReader::fail`]).
+macro_rules! input {
+    ($reader:ident, $result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(err) => return Err($reader.fail(err)),
+        }
+    };
 }
 
 impl<'de> MsgPackReader<SliceInput<'de>> {
@@ -126,7 +149,7 @@ impl<'de> MsgPackReader<SliceInput<'de>> {
         let (head, total) = self.prepare_payload("String", |k| k == Kind::Str)?;
         let start = self.span.start;
         let bytes = &self.input.advance_borrowed(total)[usize::from(head.len)..];
-        utf8(bytes, start + usize::from(head.len))
+        utf8(bytes, start + usize::from(head.len)).map_err(|err| self.fail(err))
     }
 
     /// Reads a bin borrowed for the input's whole lifetime.
@@ -175,6 +198,19 @@ fn truncated(what: &str, span: Span) -> Error {
     .with_span(span)
 }
 
+/// The error for the header at the start of `bytes` (not empty) that did not decode.
+fn decode_error(bytes: &[u8], start: usize) -> Error {
+    let available = bytes.len();
+    match head::decode(bytes) {
+        Err(HeadError::Reserved) => Error::new(
+            codes::RESERVED_BYTE,
+            format!("byte 0xc1 at offset {start} is reserved and never used in MessagePack"),
+        )
+        .with_span(Span::new(start, start + 1)),
+        _ => truncated("a value header", Span::new(start, start + available)),
+    }
+}
+
 fn kind_name(kind: Kind) -> &'static str {
     match kind {
         Kind::Str => "a str",
@@ -190,6 +226,40 @@ fn is_number(kind: Kind) -> bool {
     matches!(kind, Kind::Uint(_) | Kind::Int(_) | Kind::F32 | Kind::F64)
 }
 
+/// The number a number header holds (no payload follows a number).
+#[inline]
+fn number(head: Head) -> Number<'static> {
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    match head.kind {
+        Kind::Uint(_) => Number::U64(head.value),
+        Kind::Int(_) => Number::I64(head.value as i64),
+        Kind::F32 => Number::F32(f32::from_bits(head.value as u32)),
+        _ => Number::F64(f64::from_bits(head.value)),
+    }
+}
+
+impl Failed {
+    /// The error to report again (out of line: only a reader that stopped calls it).
+    #[cold]
+    #[inline(never)]
+    fn again(&self) -> Error {
+        self.error.clone()
+    }
+}
+
+/// Stops a reader at `err` (see [`MsgPackReader::fail`]), given only the fields that takes,
+/// for a read whose borrow of the input is still alive.
+#[cold]
+#[inline(never)]
+fn stop(stack: &mut Vec<Frame>, failed: &mut Option<Box<Failed>>, err: Error) -> Error {
+    *failed = Some(Box::new(Failed {
+        error: err.clone(),
+        depth: stack.len(),
+    }));
+    stack.clear();
+    err
+}
+
 impl<I: Input> MsgPackReader<I> {
     fn new(input: I) -> MsgPackReader<I> {
         MsgPackReader {
@@ -200,6 +270,7 @@ impl<I: Input> MsgPackReader<I> {
             head_start: 0,
             span: Span::default(),
             top_values: 0,
+            failed: None,
         }
     }
 
@@ -222,10 +293,14 @@ impl<I: Input> MsgPackReader<I> {
         self.input.offset()
     }
 
-    /// How many containers are open.
+    /// How many containers are open; after an error in the input, how many were when the
+    /// reader stopped.
     #[must_use]
     pub fn depth(&self) -> usize {
-        self.stack.len()
+        match &self.failed {
+            Some(failed) => failed.depth,
+            None => self.stack.len(),
+        }
     }
 
     /// Reads a timestamp extension (ext type -1, any of its three sizes).
@@ -260,8 +335,12 @@ impl<I: Input> MsgPackReader<I> {
     ///
     /// # Errors
     /// [`INVALID_STRUCTURE`](sluice_core::codes::INVALID_STRUCTURE) inside an open container,
-    /// [`TRAILING_DATA`](codes::TRAILING_DATA) when bytes are left, or an I/O error.
+    /// [`TRAILING_DATA`](codes::TRAILING_DATA) when bytes are left (both leave the reader
+    /// as it was), an I/O error, or the error in the input the reader stopped at.
     pub fn finish(&mut self) -> Result<()> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.again());
+        }
         let offset = self.input.offset();
         if let Some(frame) = self.stack.last() {
             let what = if frame.map { "map" } else { "array" };
@@ -274,7 +353,7 @@ impl<I: Input> MsgPackReader<I> {
             )
             .with_span(Span::at(offset)));
         }
-        let left = self.input.fill(1)?.len();
+        let left = input!(self, self.input.fill(1)).len();
         if left > 0 {
             let end = offset + self.input.remaining().unwrap_or(left);
             return Err(Error::new(
@@ -293,7 +372,7 @@ impl<I: Input> MsgPackReader<I> {
             return Ok(head);
         }
         let start = self.input.offset();
-        let bytes = self.input.fill(9)?;
+        let bytes = input!(self, self.input.fill(9));
         if !bytes.is_empty()
             && let Ok(head) = head::decode(bytes)
         {
@@ -304,26 +383,40 @@ impl<I: Input> MsgPackReader<I> {
         Err(self.head_error(start))
     }
 
-    /// The error for a header that did not decode at `start`.
+    /// The error for a header that did not decode at `start`; the reader stops there.
     #[cold]
     #[inline(never)]
     fn head_error(&mut self, start: usize) -> Error {
         let bytes = match self.input.fill(9) {
             Ok(bytes) => bytes,
-            Err(err) => return err,
+            Err(err) => return self.fail(err),
         };
-        let available = bytes.len();
-        if available == 0 {
-            return truncated("a value", Span::at(start));
+        let err = if bytes.is_empty() {
+            truncated("a value", Span::at(start))
+        } else {
+            decode_error(bytes, start)
+        };
+        self.fail(err)
+    }
+
+    /// Stops the reader at an error in the input (of any kind: a reserved byte, a value cut
+    /// by the end, invalid UTF-8, nesting too deep, an I/O error). It cannot know where the
+    /// broken value ends, so it goes no further: every later call reports `err` again (the
+    /// same code and span; an I/O error shares the stream's `io::Error`), and the source is
+    /// not read again. Emptying the stack and dropping the looked-at header sends every
+    /// later call to the top-level path of `next_entry`, which checks for this, so the reads
+    /// inside containers pay nothing for it.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, err: Error) -> Error {
+        if let Some(failed) = &self.failed {
+            return failed.again();
         }
-        match head::decode(bytes) {
-            Err(HeadError::Reserved) => Error::new(
-                codes::RESERVED_BYTE,
-                format!("byte 0xc1 at offset {start} is reserved and never used in MessagePack"),
-            )
-            .with_span(Span::new(start, start + 1)),
-            _ => truncated("a value header", Span::new(start, start + available)),
+        self.head = None;
+        if let Some(span) = err.span() {
+            self.span = span;
         }
+        stop(&mut self.stack, &mut self.failed, err)
     }
 
     /// What comes next; loads the header when it is a value.
@@ -346,26 +439,42 @@ impl<I: Input> MsgPackReader<I> {
         if let Some(head) = self.head {
             return Ok(head.entry());
         }
-        let start = self.input.offset();
-        let at_end = self.input.fill(1)?.is_empty();
-        if !self.options.multiple_values && self.top_values > 0 {
-            if at_end {
-                return Ok(Entry::Ended);
-            }
-            let end = start + self.input.remaining().unwrap_or(1);
-            return Err(Error::new(
-                codes::TRAILING_DATA,
-                "bytes follow the value, and only one value was expected",
-            )
-            .with_span(Span::new(start, end)));
+        // Every call of a reader that stopped at an error comes here (see `fail`).
+        if let Some(failed) = &self.failed {
+            return Err(failed.again());
         }
+        let start = self.input.offset();
+        let at_end = input!(self, self.input.fill(1)).is_empty();
         if at_end {
-            if !self.options.multiple_values {
-                return Err(truncated("a value (the input is empty)", Span::at(start)));
-            }
-            return Ok(Entry::Ended);
+            return self.at_end(start);
+        }
+        if !self.options.multiple_values && self.top_values > 0 {
+            return Err(self.trailing(start));
         }
         Ok(self.load_head()?.entry())
+    }
+
+    /// What the end of the input between top-level values is: `Ended`, or an error when one
+    /// value was required and the input is empty.
+    #[cold]
+    fn at_end(&mut self, start: usize) -> Result<Entry> {
+        if !self.options.multiple_values && self.top_values == 0 {
+            let err = truncated("a value (the input is empty)", Span::at(start));
+            return Err(self.fail(err));
+        }
+        Ok(Entry::Ended)
+    }
+
+    /// The error for bytes after the one value required, at `start`; the reader stops there.
+    #[cold]
+    fn trailing(&mut self, start: usize) -> Error {
+        let end = start + self.input.remaining().unwrap_or(1);
+        let err = Error::new(
+            codes::TRAILING_DATA,
+            "bytes follow the value, and only one value was expected",
+        )
+        .with_span(Span::new(start, end));
+        self.fail(err)
     }
 
     /// The error for a read that does not match what comes next; consumes nothing.
@@ -434,28 +543,64 @@ impl<I: Input> MsgPackReader<I> {
     /// the total size, for the caller to `advance` over.
     #[inline]
     fn prepare_payload(&mut self, expected: &str, want: fn(Kind) -> bool) -> Result<(Head, usize)> {
+        let (head, total) = self.load_payload(expected, want)?;
+        self.book(total);
+        Ok((head, total))
+    }
+
+    /// Checks a str/bin/ext and makes its payload available, without booking it as read;
+    /// returns its header and total size.
+    #[inline]
+    fn load_payload(&mut self, expected: &str, want: fn(Kind) -> bool) -> Result<(Head, usize)> {
         let head = self.expect(expected, want)?;
-        let start = self.head_start;
         let total = usize::try_from(head.payload_len())
             .ok()
             .and_then(|n| n.checked_add(usize::from(head.len)));
         let available = match total {
-            Some(total) => self.input.fill(total)?.len(),
+            Some(total) => input!(self, self.input.fill(total)).len(),
             None => 0,
         };
         match total {
-            Some(total) if available >= total => {
-                self.book(total);
-                Ok((head, total))
-            }
-            _ => {
-                let what = kind_name(head.kind);
-                let err = truncated(
-                    &format!("{what} of {} bytes", head.payload_len()),
-                    Span::new(start, start + available),
-                );
-                self.span = Span::new(start, start + usize::from(head.len));
-                Err(err)
+            Some(total) if available >= total => Ok((head, total)),
+            _ => Err(self.payload_cut(head, available)),
+        }
+    }
+
+    /// The error for a payload cut by the end of the input after `available` bytes of the
+    /// value; the reader stops there.
+    #[cold]
+    fn payload_cut(&mut self, head: Head, available: usize) -> Error {
+        let start = self.head_start;
+        let what = kind_name(head.kind);
+        let err = truncated(
+            &format!("{what} of {} bytes", head.payload_len()),
+            Span::new(start, start + available),
+        );
+        self.fail(err)
+    }
+
+    /// A read of a kind MessagePack never has: the value stays unread, unless the reader
+    /// stopped at an error in the input, which it reports instead.
+    #[cold]
+    fn unsupported(&self, what: &str) -> Error {
+        match &self.failed {
+            Some(failed) => failed.again(),
+            None => Error::unsupported(what, "a MessagePack reader").or_span(self.span),
+        }
+    }
+
+    /// Reads a str, as a string or a key.
+    #[inline]
+    fn read_text(&mut self, expected: &str) -> Result<&str> {
+        let (head, total) = self.prepare_payload(expected, |k| k == Kind::Str)?;
+        let start = self.span.start + usize::from(head.len);
+        let bytes = &self.input.advance(total)[usize::from(head.len)..];
+        match utf8(bytes, start) {
+            Ok(text) => Ok(text),
+            // `fail` without the input, which `bytes` still borrows.
+            Err(err) => {
+                self.span = err.span().unwrap_or(self.span);
+                Err(stop(&mut self.stack, &mut self.failed, err))
             }
         }
     }
@@ -465,40 +610,41 @@ impl<I: Input> MsgPackReader<I> {
         let start = self.head_start;
         let header = Span::new(start, start + usize::from(head.len));
         if self.stack.len() >= self.options.max_depth {
-            self.span = header;
-            return Err(Error::new(
+            let err = Error::new(
                 core_codes::DEPTH_EXCEEDED,
                 format!(
                     "nesting deeper than the limit of {} containers",
                     self.options.max_depth
                 ),
             )
-            .with_span(header));
+            .with_span(header);
+            return Err(self.fail(err));
         }
         let items = if map { head.value * 2 } else { head.value };
         if let Some(left) = self.input.remaining() {
             // Every item takes at least one byte.
             let after_header = (left - usize::from(head.len)) as u64;
             if items > after_header {
-                self.span = header;
                 let what = if map { "map claims" } else { "array claims" };
-                return Err(Error::new(
+                let err = Error::new(
                     codes::LENGTH_EXCEEDS_INPUT,
                     format!(
                         "{what} {} items but only {after_header} bytes follow",
                         head.value
                     ),
                 )
-                .with_span(header));
+                .with_span(header);
+                return Err(self.fail(err));
             }
         }
-        let len = usize::try_from(head.value).map_err(|_| {
-            Error::new(
+        let Ok(len) = usize::try_from(head.value) else {
+            let err = Error::new(
                 codes::LENGTH_TOO_LARGE,
                 "container length does not fit in usize",
             )
-            .with_span(header)
-        })?;
+            .with_span(header);
+            return Err(self.fail(err));
+        };
         self.take_header(head);
         self.stack.push(Frame {
             map,
@@ -549,31 +695,49 @@ impl<I: Input> Reader for MsgPackReader<I> {
 
     #[inline]
     fn read_str(&mut self) -> Result<&str> {
-        let (head, total) = self.prepare_payload("String", |k| k == Kind::Str)?;
-        let start = self.span.start;
-        let bytes = &self.input.advance(total)[usize::from(head.len)..];
-        utf8(bytes, start + usize::from(head.len))
+        self.read_text("String")
     }
 
     #[inline]
     fn read_name(&mut self) -> Result<&str> {
-        let (head, total) = self.prepare_payload("Name", |k| k == Kind::Str)?;
-        let start = self.span.start;
-        let bytes = &self.input.advance(total)[usize::from(head.len)..];
-        utf8(bytes, start + usize::from(head.len))
+        self.read_text("Name")
     }
 
     #[inline]
     fn read_number(&mut self) -> Result<Number<'_>> {
         let head = self.expect("a number", is_number)?;
         self.take_header(head);
-        #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-        Ok(match head.kind {
-            Kind::Uint(_) => Number::U64(head.value),
-            Kind::Int(_) => Number::I64(head.value as i64),
-            Kind::F32 => Number::F32(f32::from_bits(head.value as u32)),
-            _ => Number::F64(f64::from_bits(head.value)),
-        })
+        Ok(number(head))
+    }
+
+    // Overridden so that a reader that stopped at an error in the input reports it to these
+    // reads too.
+    fn read_set_root(&mut self) -> Result<Option<usize>> {
+        Err(self.unsupported("reading a SetRoot"))
+    }
+
+    fn read_set_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading a SetEnd"))
+    }
+
+    fn read_struct_root(&mut self) -> Result<(&str, Option<usize>)> {
+        Err(self.unsupported("reading a StructRoot"))
+    }
+
+    fn read_struct_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading a StructEnd"))
+    }
+
+    fn read_option_root(&mut self) -> Result<()> {
+        Err(self.unsupported("reading an OptionRoot"))
+    }
+
+    fn read_option_end(&mut self) -> Result<()> {
+        Err(self.unsupported("reading an OptionEnd"))
+    }
+
+    fn read_enum(&mut self) -> Result<EnumToken<'_>> {
+        Err(self.unsupported("reading an Enum"))
     }
 
     #[inline]
@@ -634,20 +798,22 @@ impl<I: Input> Reader for MsgPackReader<I> {
                 _ => {}
             }
             let size = u64::from(head.len) + head.payload_len();
-            let skipped = self.input.discard(size)?;
+            let skipped = input!(self, self.input.discard(size));
             if skipped < size {
                 let end = self.input.offset();
-                return Err(truncated(kind_name(head.kind), Span::new(start, end)));
+                let err = truncated(kind_name(head.kind), Span::new(start, end));
+                return Err(self.fail(err));
             }
             if let Some(left) = self.input.remaining()
                 && pending > left as u64
             {
                 let end = self.input.offset();
-                return Err(Error::new(
+                let err = Error::new(
                     codes::LENGTH_EXCEEDS_INPUT,
                     format!("{pending} more items are announced but only {left} bytes are left"),
                 )
-                .with_span(Span::new(start, end)));
+                .with_span(Span::new(start, end));
+                return Err(self.fail(err));
             }
         }
         self.head_start = start;
