@@ -79,8 +79,9 @@ struct Frame {
 /// assert_eq!(reader.peek()?, Entry::U8);
 /// assert_eq!(reader.read_u64()?, 1);
 /// assert_eq!(reader.peek()?, Entry::I8);
-/// let err = reader.read_u64().unwrap_err(); // -1 does not fit (the token is consumed)
+/// let err = reader.read_u64().unwrap_err(); // -1 does not fit: it stays unread
 /// assert_eq!(err.code(), sluice_core::codes::NUMBER_OUT_OF_RANGE);
+/// assert_eq!(reader.read_i64()?, -1);
 /// assert_eq!(reader.read_str()?, "a");
 /// reader.read_array_end()?;
 /// reader.read_null()?;
@@ -315,11 +316,29 @@ impl<I: Input> MsgPackReader<I> {
     ///
     /// # Errors
     /// When the next value is not an ext, or is not a valid timestamp
-    /// ([`INVALID_TIMESTAMP`](codes::INVALID_TIMESTAMP), with the span of the ext).
+    /// ([`INVALID_TIMESTAMP`](codes::INVALID_TIMESTAMP), with the span of the ext). Either
+    /// way the value stays unread, for [`Reader::read_ext`] or [`Reader::skip`] to take.
     pub fn read_timestamp(&mut self) -> Result<Timestamp> {
-        let ext = self.read_ext()?;
-        let timestamp = Timestamp::from_ext(ext);
-        timestamp.map_err(|err| err.with_span(self.span))
+        let (head, total) = self.load_payload("Ext", |k| k == Kind::Ext)?;
+        // Loaded whole by `load_payload`: no read of the source here.
+        let bytes = input!(self, self.input.fill(total));
+        let data = bytes.get(usize::from(head.len)..total).unwrap_or_default();
+        let decoded = Timestamp::from_ext(Ext {
+            kind: head.ext_type,
+            data,
+        });
+        match decoded {
+            Ok(timestamp) => {
+                self.book(total);
+                self.input.advance(total);
+                Ok(timestamp)
+            }
+            Err(err) => {
+                let span = Span::new(self.head_start, self.head_start + total);
+                self.span = span;
+                Err(err.with_span(span))
+            }
+        }
     }
 
     /// Checks that the reader stands between top-level values and that no byte is left.
@@ -579,6 +598,33 @@ impl<I: Input> MsgPackReader<I> {
         self.fail(err)
     }
 
+    /// Reads the number whose header comes next as `convert` makes it; a number that does
+    /// not convert stays unread (see [`Self::refuse`]).
+    #[inline]
+    fn read_number_as<T>(
+        &mut self,
+        convert: impl FnOnce(Number<'static>) -> Result<T>,
+    ) -> Result<T> {
+        let head = self.expect("a number", is_number)?;
+        match convert(number(head)) {
+            Ok(value) => {
+                self.take_header(head);
+                Ok(value)
+            }
+            Err(err) => Err(self.refuse(head, err)),
+        }
+    }
+
+    /// A number that does not convert to the type asked for: an error of the request, not of
+    /// the input, so the number stays unread for a read of another type (or `skip`); the
+    /// error and `span()` give its span.
+    #[cold]
+    fn refuse(&mut self, head: Head, err: Error) -> Error {
+        let span = Span::new(self.head_start, self.head_start + usize::from(head.len));
+        self.span = span;
+        err.or_span(span)
+    }
+
     /// A read of a kind MessagePack never has: the value stays unread, unless the reader
     /// stopped at an error in the input, which it reports instead.
     #[cold]
@@ -669,6 +715,16 @@ impl<I: Input> MsgPackReader<I> {
     }
 }
 
+/// The typed number reads, each through [`MsgPackReader::read_number_as`].
+macro_rules! number_reads {
+    ($($method:ident -> $ty:ty = $convert:ident;)*) => {$(
+        #[inline]
+        fn $method(&mut self) -> Result<$ty> {
+            self.read_number_as(Number::$convert)
+        }
+    )*};
+}
+
 impl<I: Input> Reader for MsgPackReader<I> {
     #[inline]
     fn peek(&mut self) -> Result<Entry> {
@@ -708,6 +764,23 @@ impl<I: Input> Reader for MsgPackReader<I> {
         let head = self.expect("a number", is_number)?;
         self.take_header(head);
         Ok(number(head))
+    }
+
+    // Overridden so that a number that does not convert stays unread (the trait's defaults
+    // read it first, then convert).
+    number_reads! {
+        read_i8 -> i8 = to_i8;
+        read_i16 -> i16 = to_i16;
+        read_i32 -> i32 = to_i32;
+        read_i64 -> i64 = to_i64;
+        read_i128 -> i128 = to_i128;
+        read_u8 -> u8 = to_u8;
+        read_u16 -> u16 = to_u16;
+        read_u32 -> u32 = to_u32;
+        read_u64 -> u64 = to_u64;
+        read_u128 -> u128 = to_u128;
+        read_f32 -> f32 = to_f32;
+        read_f64 -> f64 = to_f64;
     }
 
     // Overridden so that a reader that stopped at an error in the input reports it to these

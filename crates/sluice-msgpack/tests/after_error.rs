@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use sluice_core::testing::{Features, sample_tokens};
 use sluice_core::{Entry, Error, ErrorCode, Reader, Span, Token, codes as core};
-use sluice_msgpack::{Input, MsgPackReader, ReaderOptions, codes};
+use sluice_msgpack::{Input, MsgPackReader, ReaderOptions, Timestamp, codes};
 
 /// What makes two reports the same error.
 type Failure = (ErrorCode, Option<Span>);
@@ -622,6 +622,65 @@ fn an_io_error_anywhere_leaves_only_tokens_the_slice_has_and_is_final() {
 // ----- errors of the caller's request leave the value unread ---------------------------------
 
 #[test]
+fn a_number_out_of_range_stays_unread_for_another_read() {
+    fn check<I: Input>(mut reader: MsgPackReader<I>, how: &str) {
+        // [300, -1, 1.5, 1e300, 7]
+        reader.read_array_root().unwrap();
+        let err = reader.read_u8().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (core::NUMBER_OUT_OF_RANGE, Some(Span::new(1, 4))),
+            "{how}"
+        );
+        assert_eq!(reader.span(), Span::new(1, 4), "{how}");
+        assert_eq!(reader.peek().unwrap(), Entry::U16, "{how}");
+        assert_eq!(
+            reader.read_i8().unwrap_err().code(),
+            core::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(reader.read_u16().unwrap(), 300, "{how}");
+
+        let err = reader.read_u64().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (core::NUMBER_OUT_OF_RANGE, Some(Span::new(4, 5))),
+            "{how}"
+        );
+        assert_eq!(
+            reader.read_u128().unwrap_err().code(),
+            core::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(reader.read_i8().unwrap(), -1, "{how}");
+
+        let err = reader.read_i64().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (core::NUMBER_NOT_INTEGER, Some(Span::new(5, 14))),
+            "{how}"
+        );
+        assert_eq!(
+            reader.read_u32().unwrap_err().code(),
+            core::NUMBER_NOT_INTEGER
+        );
+        assert_eq!(reader.read_f64().unwrap(), 1.5, "{how}");
+
+        let err = reader.read_f32().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (core::NUMBER_OUT_OF_RANGE, Some(Span::new(14, 23))),
+            "{how}"
+        );
+        // skip takes it as well.
+        reader.skip().unwrap();
+        assert_eq!(reader.read_i128().unwrap(), 7, "{how}");
+        reader.read_array_end().unwrap();
+        reader.finish().unwrap();
+    }
+    let bytes = common::hex("95 cd012c ff cb3ff8000000000000 cb7e37e43c8800759c 07");
+    on_every_input!(&bytes, ReaderOptions::default(), check);
+}
+
+#[test]
 fn a_read_of_the_wrong_kind_leaves_the_value_unread() {
     fn check<I: Input>(mut reader: MsgPackReader<I>, how: &str) {
         // {"k": "v"}, then nothing
@@ -694,6 +753,46 @@ fn a_read_of_a_kind_messagepack_never_has_leaves_the_value_unread() {
 }
 
 #[test]
+fn an_ext_that_is_no_timestamp_stays_unread_for_read_ext() {
+    fn check<I: Input>(mut reader: MsgPackReader<I>, how: &str) {
+        // [<fixext 1, type 5>, <timestamp 32 with 3 bytes: fixext 4 of type -1 is 4 bytes>]
+        reader.read_array_root().unwrap();
+        let err = reader.read_timestamp().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (codes::INVALID_TIMESTAMP, Some(Span::new(1, 4))),
+            "{how}"
+        );
+        assert_eq!(reader.span(), Span::new(1, 4), "{how}");
+        assert_eq!(reader.peek().unwrap(), Entry::Ext, "{how}");
+        let ext = reader.read_ext().unwrap();
+        assert_eq!((ext.kind, ext.data), (5, &[0x2a][..]), "{how}");
+        // A timestamp of the wrong size: skip takes it.
+        let err = reader.read_timestamp().unwrap_err();
+        assert_eq!(
+            failure(&err),
+            (codes::INVALID_TIMESTAMP, Some(Span::new(4, 8))),
+            "{how}"
+        );
+        reader.skip().unwrap();
+        assert_eq!(
+            reader.read_timestamp().unwrap(),
+            Timestamp {
+                seconds: 1,
+                nanos: 0
+            },
+            "{how}"
+        );
+        reader.read_array_end().unwrap();
+    }
+    on_every_input!(
+        &common::hex("93 d4052a c701ff00 d6ff00000001"),
+        ReaderOptions::default(),
+        check
+    );
+}
+
+#[test]
 fn finish_with_values_left_leaves_them_unread() {
     fn check<I: Input>(mut reader: MsgPackReader<I>, how: &str) {
         // [nil] true
@@ -712,4 +811,33 @@ fn finish_with_values_left_leaves_them_unread() {
         reader.finish().unwrap();
     }
     on_every_input!(&[0x91, 0xc0, 0xc3], ReaderOptions::default(), check);
+}
+
+#[test]
+fn an_input_error_after_caller_errors_is_still_final() {
+    // [300, <0xc1>]: a refused read, then the reserved byte.
+    fn check<I: Input>(mut reader: MsgPackReader<I>, how: &str) {
+        reader.read_array_root().unwrap();
+        assert_eq!(
+            reader.read_u8().unwrap_err().code(),
+            core::NUMBER_OUT_OF_RANGE
+        );
+        assert_eq!(
+            reader.read_str().unwrap_err().code(),
+            core::UNEXPECTED_ENTRY
+        );
+        assert_eq!(reader.read_u16().unwrap(), 300, "{how}");
+        let first = reader.read_u16().unwrap_err();
+        assert_eq!(
+            failure(&first),
+            (codes::RESERVED_BYTE, Some(Span::new(4, 5))),
+            "{how}"
+        );
+        assert_final(&mut reader, &first, how);
+    }
+    on_every_input!(
+        &[0x92, 0xcd, 0x01, 0x2c, 0xc1],
+        ReaderOptions::default(),
+        check
+    );
 }

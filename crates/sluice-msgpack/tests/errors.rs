@@ -217,17 +217,21 @@ fn numbers_convert_exactly_or_fail() {
         (err.code(), err.span()),
         (core::NUMBER_OUT_OF_RANGE, Some(Span::new(0, 3)))
     );
+    // A number that does not convert stays unread.
+    assert_eq!(reader.read_u16().unwrap(), 300);
     assert_eq!(reader.peek().unwrap(), Entry::I8);
     assert_eq!(
         reader.read_u64().unwrap_err().code(),
         core::NUMBER_OUT_OF_RANGE
     );
+    assert_eq!(reader.read_i8().unwrap(), -1);
     assert_eq!(reader.peek().unwrap(), Entry::F64);
     let err = reader.read_i64().unwrap_err();
     assert_eq!(
         (err.code(), err.span()),
         (core::NUMBER_NOT_INTEGER, Some(Span::new(4, 13)))
     );
+    assert_eq!(reader.read_f64().unwrap(), 1.5);
     assert_eq!(reader.peek().unwrap(), Entry::U8);
     assert_eq!(reader.read_i64().unwrap(), 7);
     assert_eq!(reader.peek().unwrap(), Entry::F32);
