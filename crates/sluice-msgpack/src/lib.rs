@@ -68,6 +68,11 @@ pub use writer::{MsgPackWriter, WriterOptions};
 /// [`DEPTH_EXCEEDED`](sluice_core::codes::DEPTH_EXCEEDED) for nesting beyond the limit,
 /// [`INVALID_STRUCTURE`](sluice_core::codes::INVALID_STRUCTURE) for tokens written out of
 /// order, and [`IO`](sluice_core::codes::IO).
+///
+/// After an error in the input (a code of this module met by a read, nesting too deep, an
+/// I/O error) the reader stops for good and reports it to every later call; after an error of
+/// the caller's request (a read of the wrong kind, a number that does not fit) the value
+/// stays unread. See [`MsgPackReader`]'s "After an error".
 pub mod codes {
     use sluice_core::ErrorCode;
 

@@ -89,6 +89,42 @@ struct Frame {
 /// reader.finish()?;
 /// # Ok::<(), sluice_core::Error>(())
 /// ```
+///
+/// # After an error
+///
+/// An error in the input is final: a reserved byte, a value cut by the end of the input,
+/// invalid UTF-8 in a str, a length beyond what a slice holds, nesting beyond `max_depth`,
+/// bytes after the one value required, an I/O error of the source (`WouldBlock` included;
+/// `Interrupted` is retried). The reader cannot know where the broken value ends, so it stops
+/// there: every later `peek`, read, `skip` and `finish()` reports the same error again (code
+/// and span; an I/O error its empty span where the stream broke, and the stream's own
+/// [`io::Error`] as its [`io_error`](sluice_core::Error::io_error) and
+/// [`source`](std::error::Error::source)), without reading the source again. A str's UTF-8
+/// is checked when it is read, so a `peek` may answer `String` before the read fails.
+///
+/// An error in the caller's request leaves the value unread, for another read to take: a
+/// read of the wrong kind (`read_str` on a number, `skip` at the end of a container), a read
+/// of a kind MessagePack never has (`read_option_root` ...:
+/// [`UNSUPPORTED`](sluice_core::codes::UNSUPPORTED)), a number that does not convert to the
+/// type asked for (`read_u8` on 300, `read_i64` on 1.5), `read_timestamp` on an ext that is
+/// not a valid timestamp, and `finish()` inside a container or with bytes left. The error and
+/// [`Reader::span`] then give the value's span.
+///
+/// ```
+/// use sluice_core::{Reader, Span, codes as core_codes};
+/// use sluice_msgpack::{MsgPackReader, codes};
+/// // [300, "<invalid UTF-8>", 7]
+/// let bytes = [0x93, 0xcd, 0x01, 0x2c, 0xa1, 0xff, 0x07];
+/// let mut reader = MsgPackReader::from_slice(&bytes);
+/// reader.read_array_root()?;
+/// assert_eq!(reader.read_u8().unwrap_err().code(), core_codes::NUMBER_OUT_OF_RANGE);
+/// assert_eq!(reader.read_u16()?, 300); // still there
+/// let err = reader.read_str().unwrap_err();
+/// assert_eq!((err.code(), err.span()), (codes::INVALID_UTF8, Some(Span::new(5, 6))));
+/// let again = reader.read_u8().unwrap_err(); // final: the 7 is not handed out
+/// assert_eq!((again.code(), again.span()), (codes::INVALID_UTF8, Some(Span::new(5, 6))));
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct MsgPackReader<I> {
     input: I,
