@@ -5,7 +5,7 @@
 use std::io;
 
 use sluice_core::testing::normalize;
-use sluice_core::{Entry, Reader, Result, Token};
+use sluice_core::{Entry, Error, Reader, Result, Token};
 
 use crate::{Input, MsgPackReader, MsgPackWriter};
 
@@ -25,10 +25,32 @@ impl io::Read for OneByte<'_> {
     }
 }
 
+/// Reads every value; an error (always one in the input: every read follows its peek) must
+/// be final.
 fn read_stream<I: Input>(mut reader: MsgPackReader<I>) -> Result<Vec<Token>> {
-    let tokens = Token::read_all(&mut reader)?;
-    reader.finish()?;
-    Ok(tokens)
+    let read = Token::read_all(&mut reader).and_then(|tokens| reader.finish().map(|()| tokens));
+    if let Err(err) = &read {
+        assert_final(&mut reader, err);
+    }
+    read
+}
+
+/// Asserts that a reader that failed with `first` reports it again, whatever it is asked.
+fn assert_final<I: Input>(reader: &mut MsgPackReader<I>, first: &Error) {
+    let same = |again: Result<()>| {
+        let again = again.expect_err("a call after an error in the input succeeded");
+        assert_eq!(
+            (again.code(), again.span()),
+            (first.code(), first.span()),
+            "a call after an error in the input reported another error"
+        );
+    };
+    same(reader.peek().map(drop));
+    same(reader.read_u64().map(drop));
+    same(reader.read_str().map(drop));
+    same(reader.read_array_end());
+    same(reader.skip());
+    same(reader.finish());
 }
 
 fn write(tokens: &[Token]) -> Vec<u8> {
@@ -44,7 +66,8 @@ fn write(tokens: &[Token]) -> Vec<u8> {
 ///   warrants (lengths are never trusted);
 /// - the `io::Read` path (one byte per read) accepts exactly what the slice path accepts, and
 ///   gives the same tokens;
-/// - `skip` accepts every input that reads;
+/// - an error in the input is final: every later call reports it again;
+/// - `skip` accepts every input that reads, and its errors are final too;
 /// - what reads writes, and reads back to the same values; writing that again gives the same
 ///   bytes (the writer's output is canonical).
 ///
@@ -63,6 +86,20 @@ pub fn check_msgpack_input(data: &[u8]) {
         ),
     }
     let Ok(tokens) = from_slice else {
+        let mut skipper = MsgPackReader::from_slice(data);
+        loop {
+            match skipper.peek().and_then(|entry| match entry {
+                Entry::Ended => Ok(false),
+                _ => skipper.skip().map(|()| true),
+            }) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(err) => {
+                    assert_final(&mut skipper, &err);
+                    break;
+                }
+            }
+        }
         return;
     };
     let mut skipper = MsgPackReader::from_slice(data);
