@@ -671,8 +671,9 @@ impl<I: Input> MsgPackReader<I> {
         }
     }
 
-    /// Reads a str, as a string or a key.
-    #[inline]
+    /// Reads a str, as a string or a key. Inlined into both reads, as their bodies were
+    /// before they shared it: out of line it costs a call for every string.
+    #[inline(always)]
     fn read_text(&mut self, expected: &str) -> Result<&str> {
         let (head, total) = self.prepare_payload(expected, |k| k == Kind::Str)?;
         let start = self.span.start + usize::from(head.len);
