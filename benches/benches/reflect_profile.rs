@@ -18,7 +18,10 @@
 //! through `NdjsonWriter`, the file as one record), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
-//! `msgpack_read` (every token of the MessagePack encoding). The value
+//! `msgpack_read` (every token of the MessagePack encoding). On the file `wikipedia` (the
+//! NDJSON sample `ndjson/wikipedia-articles.ndjson`, as the `ndjson_typed` bench reads it):
+//! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings)
+//! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
 //!
@@ -210,11 +213,50 @@ fn run_plain<T: serde::de::DeserializeOwned>(
     .map(drop)
 }
 
+/// One record of the Wikipedia NDJSON sample, as the `ndjson_typed` bench reads it.
+#[derive(sluice::Reflect, serde::Deserialize)]
+#[allow(dead_code)] // fields are read only through the derives
+struct Article {
+    url: String,
+    title: String,
+    body: String,
+}
+
+/// The NDJSON operations on the Wikipedia sample: every record into an [`Article`], by
+/// `sluice::ndjson::iter` (`ndjson_iter`) or serde_json's `StreamDeserializer`
+/// (`serde_ndjson_stream`); each sums the bodies' lengths, as the criterion bench does.
+fn run_wikipedia(bytes: &[u8], operation: &str, times: usize) -> Result<(), String> {
+    repeat_timed(times, || {
+        let total = match operation {
+            "ndjson_iter" => {
+                let mut total = 0;
+                for record in sluice::ndjson::iter::<Article, _>(black_box(bytes)) {
+                    total += record.map_err(|e| e.render())?.body.len();
+                }
+                total
+            }
+            "serde_ndjson_stream" => {
+                let mut total = 0;
+                for record in
+                    serde_json::Deserializer::from_slice(black_box(bytes)).into_iter::<Article>()
+                {
+                    total += record.map_err(|e| e.to_string())?.body.len();
+                }
+                total
+            }
+            other => return Err(format!("unknown operation {other} on wikipedia")),
+        };
+        black_box(total);
+        Ok(true)
+    })
+    .map(drop)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!(
-            "usage: reflect_profile canada|citm_catalog|twitter|canada_exponents OPERATION N"
+            "usage: reflect_profile canada|citm_catalog|twitter|canada_exponents|wikipedia OPERATION N"
         );
         return ExitCode::FAILURE;
     };
@@ -222,6 +264,19 @@ fn main() -> ExitCode {
         eprintln!("N must be a number");
         return ExitCode::FAILURE;
     };
+    if file == "wikipedia" {
+        let Some(bytes) = corpus("ndjson/wikipedia-articles.ndjson") else {
+            eprintln!("ndjson/wikipedia-articles.ndjson is not in the corpus");
+            return ExitCode::FAILURE;
+        };
+        return match run_wikipedia(&bytes, operation, times) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     // `canada_exponents` is canada.json with its numbers in scientific notation.
     let (file, derived) = match file.strip_suffix("_exponents") {
         Some(base) => (base, true),
