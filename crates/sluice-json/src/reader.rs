@@ -1461,6 +1461,14 @@ impl<S: Input> JsonReader<S> {
         let end = self.input.offset() + to;
         self.record_line_feed = self.record_line_feed_before(end);
         self.record_searched_to = end;
+        // No line feed from the record's start to `end`: the line counter, when it stopped
+        // inside that stretch (at the record's start, where `next_record` counted to), has
+        // none to count there either, and moves on without a second pass over the bytes.
+        if self.record_line_feed.is_none()
+            && (self.record_start..end).contains(&self.lines.counted_to)
+        {
+            self.lines.counted_to = end;
+        }
     }
 
     /// The line feed inside the NDJSON record whose value just ended, if it holds one: the

@@ -1642,3 +1642,78 @@ fn skipping_bad_records_agrees_with_the_parallel_ingestion() {
         }
     }
 }
+
+/// Every record's and bad line's place: `(line, offset, tokens read or the error's code)`,
+/// bad lines dropped with `skip_bad_record`.
+type Place = (usize, usize, Result<usize, ErrorCode>);
+
+fn places<S: Input>(reader: &mut NdjsonReader<S>) -> Vec<Place> {
+    let mut out = Vec::new();
+    loop {
+        let error = match reader.next_record() {
+            Ok(None) => return out,
+            Ok(Some(mut record)) => {
+                let (line, offset) = (record.line(), record.offset());
+                match Token::read_all(&mut record).and_then(|t| record.finish().map(|()| t)) {
+                    Ok(tokens) => {
+                        out.push((line, offset, Ok(tokens.len())));
+                        continue;
+                    }
+                    Err(error) => error,
+                }
+            }
+            Err(error) => error,
+        };
+        let line = reader.skip_bad_record().unwrap().unwrap();
+        let at = error.span().map_or(usize::MAX, |span| span.start);
+        out.push((line, at, Err(error.code())));
+    }
+}
+
+#[test]
+fn record_lines_are_counted_alike_through_every_window_and_read_size() {
+    // Long records that straddle the window's edge, blank lines, a CRLF line end, and a
+    // record cut by its line feed: the line count skips the bytes the search for a line
+    // feed inside a record found none in, and must land on the same lines as a count of
+    // every byte.
+    let text = "{\"k\":\"a long string value\",\"n\":[1,2,3]}\n\n[1,2,3,4,5,6,7,8]\r\n\n\n\
+                \"str\"\n[1,\n{\"x\":2}\n\n{\"y\":\"zzzzzzzzzzzzzzzzzzzz\"}\n[true]";
+    let options = JsonOptions::ndjson();
+    let expected = places(&mut NdjsonReader::new(
+        sluice_json::SliceInput::from_text(text),
+        options.clone(),
+    ));
+    let lines: Vec<_> = expected
+        .iter()
+        .map(|(line, _, read)| (*line, *read))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (1, Ok(10)),
+            (3, Ok(10)),
+            (6, Ok(1)),
+            (7, Err(codes::UNEXPECTED_EOF)),
+            (8, Ok(4)),
+            (10, Ok(4)),
+            (11, Ok(3)),
+        ]
+    );
+    for window in 1..=48 {
+        for chunk in [1, 3, 64] {
+            let input = sluice_json::IoInput::with_window(
+                Trickle {
+                    bytes: text.as_bytes(),
+                    chunk,
+                },
+                window,
+            );
+            let mut reader = NdjsonReader::new(input, options.clone());
+            assert_eq!(
+                places(&mut reader),
+                expected,
+                "window {window}, chunk {chunk}"
+            );
+        }
+    }
+}
