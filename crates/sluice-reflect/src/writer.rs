@@ -15,6 +15,7 @@
 //! not use the value as if it were complete. The one-line helpers of the `sluice` facade
 //! write into a fresh value and drop it on error, so they never hand out a half-written value.
 
+use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -141,6 +142,17 @@ pub struct PropertyWriter<'a> {
     stack: Vec<Frame>,
     marker: PhantomData<&'a mut dyn Reflect>,
 }
+
+thread_local! {
+    /// The frame stack of the last writer [recycled](PropertyWriter::recycle) on this
+    /// thread, emptied: a writer made for each of many small values (the records of an
+    /// NDJSON stream) takes it rather than allocating one of its own for its first
+    /// container.
+    static SPARE_STACK: Cell<Vec<Frame>> = const { Cell::new(Vec::new()) };
+}
+
+/// Stacks larger than this are freed rather than kept for the next writer.
+const SPARE_STACK_MAX: usize = 64;
 
 impl std::fmt::Debug for PropertyWriter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -303,9 +315,22 @@ impl<'a> PropertyWriter<'a> {
             root: NonNull::from(target),
             root_written: false,
             duplicate_keys: None,
-            stack: Vec::new(),
+            stack: SPARE_STACK.try_with(Cell::take).unwrap_or_default(),
             marker: PhantomData,
         }
+    }
+
+    /// Ends the writer, keeping its frame stack, emptied, for the next writer made on this
+    /// thread. Not a `Drop`: that would make every writer hold its target's borrow to the
+    /// end of its scope.
+    pub(crate) fn recycle(mut self) {
+        let mut stack = std::mem::take(&mut self.stack);
+        if stack.capacity() == 0 || stack.capacity() > SPARE_STACK_MAX {
+            return;
+        }
+        // Emptied first: its frames point into the target this writer is done with.
+        stack.clear();
+        let _ = SPARE_STACK.try_with(|spare| spare.set(stack));
     }
 
     /// Makes a struct field or a map key given twice in one object an error with `code`

@@ -524,3 +524,35 @@ fn answers_kept_between_calls_follow_registry_and_table_changes() {
     );
     assert_eq!(write(&out_table, &point), r#"{"x":1.0,"y":2.0}"#);
 }
+
+#[test]
+fn a_read_that_fails_inside_nested_containers_leaves_nothing_to_the_next_read() {
+    // Each read hands its writer's frame stack, emptied, to the next read on the thread
+    // (one writer per NDJSON record): a read that failed with containers open must not
+    // leave them to the next, through the plain copy or through the table's loop.
+    let plain = builtin::json();
+    let mut custom = builtin::json();
+    custom.on_kind(KindKey::Enum, Some(ReadAction::Plain));
+    for table in [&plain, &custom] {
+        let err = read::<Config>(table, r#"{"name": "a", "items": [{"id": 1, "label": 2}]}"#)
+            .unwrap_err();
+        assert_eq!(err.code(), codes::WRONG_TYPE);
+        for round in 0..3u32 {
+            let text = format!(
+                r#"{{"name": "n{round}", "level": "High", "items": [{{"id": {round}, "label": "x"}}]}}"#
+            );
+            let config: Config = read(table, &text).unwrap();
+            assert_eq!(
+                config,
+                Config {
+                    name: format!("n{round}"),
+                    level: Level::High,
+                    items: vec![Item {
+                        id: round,
+                        label: "x".into()
+                    }],
+                }
+            );
+        }
+    }
+}

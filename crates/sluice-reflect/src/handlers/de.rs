@@ -399,11 +399,15 @@ impl Deserializer {
         if plain {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = self.writer(target);
-            return copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
+            let copied = copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
+            writer.recycle();
+            return copied;
         }
         let mut reader = PutbackReader::new(reader);
         let mut writer = self.writer(target);
-        session.run(&mut reader, &mut writer, Run::Stream)
+        let read = session.run(&mut reader, &mut writer, Run::Stream);
+        writer.recycle();
+        read
     }
 }
 
