@@ -13,7 +13,8 @@
 //! `scan_number_text` (that scan with numbers read as text, not converted),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
-//! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_typed` /
+//! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_checked` /
+//! `write_pretty_checked` (the same with `reject_duplicate_keys`), `write_condensed_typed` /
 //! `write_ndjson_typed` (those tokens with typed numbers through a condensed `JsonWriter` and
 //! through `NdjsonWriter`, the file as one record), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
@@ -104,6 +105,14 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             "write_condensed" => drop(black_box(write_json(WriterOptions::condensed())?)),
             "write_pretty" => drop(black_box(write_json(WriterOptions::pretty())?)),
+            "write_condensed_checked" => drop(black_box(write_json(WriterOptions {
+                reject_duplicate_keys: true,
+                ..WriterOptions::condensed()
+            })?)),
+            "write_pretty_checked" => drop(black_box(write_json(WriterOptions {
+                reject_duplicate_keys: true,
+                ..WriterOptions::pretty()
+            })?)),
             "write_condensed_typed" => drop(black_box(write_typed(false)?)),
             "write_ndjson_typed" => drop(black_box(write_typed(true)?)),
             "serde_write" => {

@@ -22,7 +22,8 @@ pub const UNCLOSED_COMMENT: ErrorCode = ErrorCode::new("json", "UnclosedComment"
 pub const INVALID_ESCAPE: ErrorCode = ErrorCode::new("json", "InvalidEscape");
 /// A number that breaks the number grammar (`01`, `1.`, `-`, `1e`, `2.e3`).
 pub const INVALID_NUMBER: ErrorCode = ErrorCode::new("json", "InvalidNumber");
-/// The same key twice in one object (with [`DuplicateKeys::Error`](crate::DuplicateKeys::Error)).
+/// The same key twice in one object: read with [`DuplicateKeys::Error`](crate::DuplicateKeys::Error),
+/// or written with [`WriterOptions::reject_duplicate_keys`](crate::WriterOptions::reject_duplicate_keys).
 pub const DUPLICATE_KEY: ErrorCode = ErrorCode::new("json", "DuplicateKey");
 /// Nesting deeper than [`JsonOptions::max_depth`](crate::JsonOptions::max_depth).
 pub const DEPTH_EXCEEDED: ErrorCode = ErrorCode::new("json", "DepthExceeded");

@@ -16,6 +16,7 @@ use sluice_core::base64;
 use crate::{codes, scan};
 
 mod text;
+mod unique;
 
 /// How `NaN` and the infinities are written.
 ///
@@ -139,6 +140,41 @@ pub struct WriterOptions {
     pub blob: BlobMode,
     /// Extension values.
     pub ext: ExtMode,
+    /// Refuse a key that the object being written already holds, before writing any byte
+    /// of it, as [`DUPLICATE_KEY`](crate::codes::DUPLICATE_KEY); the object stays open, so
+    /// the caller may write another key or end it.
+    ///
+    /// Keys compare by their text as a JSON reader decodes it, after every conversion: a
+    /// number, `true`, `false`, `null` or a non-finite number ([`NonFinite`]) in key position
+    /// is its text, so `1` and `"1"` are the same key, while `1` and `1.0` are not. Each
+    /// object has its own keys: those of an object around it or inside it, of a sibling, or
+    /// of another root value (NDJSON record) never count.
+    ///
+    /// A JSON reader never hands a writer a key twice unless asked to
+    /// ([`DuplicateKeys::LastWins`](crate::DuplicateKeys::LastWins)), but other sources do:
+    /// MessagePack map keys of other types with the same text, or a map written by hand.
+    ///
+    /// Off by default, and then free: only key writes of a writer with the check on take the
+    /// path that makes it. On, each key costs a lookup in a per-object set (a bit filter
+    /// for objects up to 64 keys, a hash index beyond), and the keys of the open objects are
+    /// kept, copied.
+    ///
+    /// ```
+    /// use sluice_core::Writer;
+    /// use sluice_json::{codes, JsonWriter, WriterOptions};
+    ///
+    /// let options = WriterOptions { reject_duplicate_keys: true, ..WriterOptions::condensed() };
+    /// let mut writer = JsonWriter::new(Vec::new(), options);
+    /// writer.write_map_root(None)?;
+    /// writer.write_u64(1)?; // a number as a key: "1"
+    /// writer.write_str("a")?;
+    /// let err = writer.write_name("1").unwrap_err();
+    /// assert_eq!(err.code(), codes::DUPLICATE_KEY);
+    /// writer.write_map_end()?;
+    /// assert_eq!(writer.into_string()?, r#"{"1":"a"}"#);
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
+    pub reject_duplicate_keys: bool,
 }
 
 impl WriterOptions {
@@ -166,6 +202,7 @@ impl WriterOptions {
             non_finite: NonFinite::Error,
             blob: BlobMode::Error,
             ext: ExtMode::Error,
+            reject_duplicate_keys: false,
         }
     }
 
@@ -443,6 +480,13 @@ pub struct JsonWriter<W: io::Write> {
     pad: Vec<u8>,
     /// `": "` after keys rather than `":"`.
     colon_space: bool,
+    /// Keys leave the short paths of condensed output: pretty output, or
+    /// `reject_duplicate_keys`. One flag for both, tested where `pretty` alone was, so
+    /// that condensed output without the check pays nothing for it.
+    keys_not_condensed: bool,
+    /// The keys written so far in the open objects, with `reject_duplicate_keys` once a key
+    /// is written (boxed: a writer without the check carries one pointer).
+    keys: Option<Box<unique::WrittenKeys>>,
     roots: usize,
     inline_next: bool,
     inline_mode: bool,
@@ -493,6 +537,8 @@ impl<W: io::Write> JsonWriter<W> {
             sink,
             out: Vec::with_capacity(1024),
             colon_space: options.pretty && options.space_after_colon,
+            keys_not_condensed: options.pretty || options.reject_duplicate_keys,
+            keys: None,
             options,
             slot: Slot::Root,
             level: Level::ROOT,
@@ -819,6 +865,9 @@ impl<W: io::Write> JsonWriter<W> {
             return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
+        if self.options.reject_duplicate_keys {
+            self.check_key(text)?;
+        }
         self.begin_key()?;
         self.out.push(b'"');
         self.out.extend_from_slice(text);
@@ -836,6 +885,27 @@ impl<W: io::Write> JsonWriter<W> {
             _ => return Err(self.misplaced_key()),
         }
         Ok(())
+    }
+
+    /// With `reject_duplicate_keys`: refuses `key` (its decoded text) when the innermost
+    /// object already has it. A key where none may stand passes, for
+    /// [`begin_key`](Self::begin_key) to report.
+    #[inline(never)]
+    fn check_key(&mut self, key: &[u8]) -> Result<()> {
+        let first = match self.slot {
+            Slot::KeyFirst => true,
+            Slot::KeyNext => false,
+            _ => return Ok(()),
+        };
+        let depth = self.stack.len();
+        if self
+            .keys
+            .get_or_insert_with(Box::default)
+            .insert(key, depth, first)
+        {
+            return Ok(());
+        }
+        Err(duplicate_key(key))
     }
 
     #[cold]
@@ -861,17 +931,37 @@ impl<W: io::Write> JsonWriter<W> {
     #[inline(always)]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
         let slot = self.slot;
-        if slot == Slot::KeyNext && !self.options.pretty {
+        if slot == Slot::KeyNext && !self.keys_not_condensed {
             // Single pushes: they stay inline even in a caller too large for the slice
             // copy of `extend_from_slice` to be inlined (which then costs a call).
             self.out.push(b',');
             self.out.push(b'"');
-        } else if slot == Slot::KeyFirst && !self.options.pretty {
+        } else if slot == Slot::KeyFirst && !self.keys_not_condensed {
             self.out.push(b'"');
+        } else if self.options.reject_duplicate_keys {
+            // Whole, out of line: the check adds nothing to where keys are written inline.
+            return self.write_checked_key(key);
         } else {
             self.begin_key()?;
             self.out.push(b'"');
         }
+        self.end_key_text(key);
+        Ok(())
+    }
+
+    /// [`write_key_text`](Self::write_key_text) with `reject_duplicate_keys`.
+    #[inline(never)]
+    fn write_checked_key(&mut self, key: &str) -> Result<()> {
+        self.check_key(key.as_bytes())?;
+        self.begin_key()?;
+        self.out.push(b'"');
+        self.end_key_text(key);
+        Ok(())
+    }
+
+    /// A key's text after its opening quote: the text, the closing quote and the colon.
+    #[inline(always)]
+    fn end_key_text(&mut self, key: &str) {
         self.escape_body(key);
         self.out.push(b'"');
         self.out.push(b':');
@@ -879,7 +969,6 @@ impl<W: io::Write> JsonWriter<W> {
             self.out.push(b' ');
         }
         self.slot = Slot::Value;
-        Ok(())
     }
 
     /// The level of a container opened in pretty output, one deeper than the current one;
@@ -1187,6 +1276,18 @@ impl JsonWriter<Vec<u8>> {
         let bytes = self.into_inner()?;
         String::from_utf8(bytes).map_err(|_| Error::custom("JSON output is not UTF-8"))
     }
+}
+
+#[cold]
+fn duplicate_key(key: &[u8]) -> Error {
+    let key = String::from_utf8_lossy(key);
+    Error::new(
+        codes::DUPLICATE_KEY,
+        format!(
+            "the key {:?} was written already in this object (reject_duplicate_keys is on)",
+            sluice_core::error::excerpt(&key)
+        ),
+    )
 }
 
 #[cold]

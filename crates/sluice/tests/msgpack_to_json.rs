@@ -234,11 +234,106 @@ fn nesting_beyond_the_readers_depth_limit_stops_the_pipe_at_the_deepest_header()
     assert_eq!(text, format!("{}null{}", "[".repeat(128), "]".repeat(128)));
 }
 
+fn checked() -> WriterOptions {
+    WriterOptions {
+        reject_duplicate_keys: true,
+        ..WriterOptions::condensed()
+    }
+}
+
 #[test]
-fn keys_that_differ_in_messagepack_but_share_their_text_are_both_written() {
-    // As the chapters say: the writer does not track keys, so `1` and `"1"` give the key
-    // `"1"` twice, which the JSON reader refuses by default. (Pinned so that a writer that
-    // starts tracking keys updates the chapters with it.)
+fn keys_that_differ_in_messagepack_but_share_their_text_are_refused_with_the_check() {
+    // {1: "a", "1": "b"}: the second key, "1" at bytes 4..6, would be the JSON key "1" again.
+    let map = [0x82, 0x01, 0xa1, b'a', 0xa1, b'1', 0xa1, b'b'];
+    assert_eq!(
+        to_json(&map, checked()),
+        Err((
+            json_codes::DUPLICATE_KEY.to_string(),
+            Some(Span { start: 4, end: 6 })
+        ))
+    );
+    // Nothing of the refused member is written: the output stops after the first one.
+    let mut writer = JsonWriter::new(Vec::new(), checked());
+    sluice::pipe(&mut MsgPackReader::from_slice(&map), &mut writer).unwrap_err();
+    let (_, unsent) = writer.into_parts();
+    assert_eq!(unsent, br#"{"1":"a""#);
+    // Every kind of key that becomes the text of another: bool, nil, a NaN written as
+    // `null`, a float and its text, the same string twice.
+    let nan_as_null = WriterOptions {
+        non_finite: NonFinite::Null,
+        ..checked()
+    };
+    let cases: [(&[u8], WriterOptions, usize); 5] = [
+        // {true: 1, "true": 2}
+        (
+            &[0x82, 0xc3, 0x01, 0xa4, b't', b'r', b'u', b'e', 0x02],
+            checked(),
+            3,
+        ),
+        // {nil: 1, "null": 2}
+        (
+            &[0x82, 0xc0, 0x01, 0xa4, b'n', b'u', b'l', b'l', 0x02],
+            checked(),
+            3,
+        ),
+        // {NaN (float 64): 1, nil: 2}, NaN written as null
+        (
+            &[0x82, 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0, 0x01, 0xc0, 0x02],
+            nan_as_null,
+            11,
+        ),
+        // {"1.5": 1, 1.5 (float 32): 2}
+        (
+            &[
+                0x82, 0xa3, b'1', b'.', b'5', 0x01, 0xca, 0x3f, 0xc0, 0, 0, 0x02,
+            ],
+            checked(),
+            6,
+        ),
+        // {"a": 1, "a": 2}
+        (&[0x82, 0xa1, b'a', 0x01, 0xa1, b'a', 0x02], checked(), 4),
+    ];
+    for (bytes, options, at) in cases {
+        let (code, span) = to_json(bytes, options).unwrap_err();
+        assert_eq!(code, json_codes::DUPLICATE_KEY.to_string(), "{bytes:x?}");
+        assert_eq!(span.map(|span| span.start), Some(at), "{bytes:x?}");
+    }
+}
+
+#[test]
+fn keys_that_share_their_text_are_each_in_their_own_map_with_the_check() {
+    // [{1: {1: nil}, "2": [{1: nil}]}, {1: nil}]: a key of a nested map, of a map in an
+    // array, of a sibling is no duplicate.
+    let bytes = [
+        0x92, 0x82, 0x01, 0x81, 0x01, 0xc0, 0xa1, b'2', 0x91, 0x81, 0x01, 0xc0, 0x81, 0x01, 0xc0,
+    ];
+    assert_eq!(
+        to_json(&bytes, checked()).unwrap(),
+        r#"[{"1":{"1":null},"2":[{"1":null}]},{"1":null}]"#
+    );
+    // A map of 100 keys, 0 to 99 as integers, then "99" as a string: past the size where the
+    // writer's key set changes how it looks keys up.
+    let mut map = vec![0xde, 0, 101];
+    for key in 0..100u8 {
+        map.push(key);
+        map.push(0xc0);
+    }
+    map.extend([0xa2, b'9', b'9', 0xc0]);
+    let (code, span) = to_json(&map, checked()).unwrap_err();
+    assert_eq!(code, json_codes::DUPLICATE_KEY.to_string());
+    assert_eq!(
+        span,
+        Some(Span {
+            start: 203,
+            end: 206
+        })
+    );
+}
+
+#[test]
+fn keys_that_differ_in_messagepack_but_share_their_text_are_both_written_without_the_check() {
+    // The writer's default: `1` and `"1"` give the key `"1"` twice, which the JSON reader
+    // refuses by default.
     let map = [0x82, 0x01, 0xa1, b'a', 0xa1, b'1', 0xa1, b'b'];
     let mut writer = JsonWriter::new(Vec::new(), WriterOptions::condensed());
     sluice::pipe(&mut MsgPackReader::from_slice(&map), &mut writer).unwrap();
