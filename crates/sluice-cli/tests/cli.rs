@@ -407,6 +407,64 @@ fn msgpack_binary_in_json_is_an_error_unless_asked_for() {
 }
 
 #[test]
+fn convert_msgpack_whose_map_gives_a_json_key_twice_is_an_error_at_that_key() {
+    let dir_test = "msgpack-dup";
+    // {1: "a", "1": "b"}: the second key, bytes 4..6, is the JSON key "1" again.
+    let packed = temp_file(
+        dir_test,
+        "dup.msgpack",
+        &[0x82, 0x01, 0xa1, b'a', 0xa1, b'1', 0xa1, b'b'],
+    );
+    let input = packed.to_str().unwrap();
+    let target = temp_file(dir_test, "out.json", b"keep");
+    for to in ["json", "ndjson"] {
+        let out = sluice(&["convert", input, "--to", to]);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/DuplicateKey]"), "{stderr}");
+        assert!(stderr.contains("bytes 4..6"), "{stderr}");
+        assert!(stderr.contains("dup.msgpack"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+        let out = sluice(&["convert", input, "--to", to, "-o", target.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        // Streamed from standard input: the same error at the same bytes.
+        let out = sluice_with_stdin(
+            &["convert", "-", "--from", "msgpack", "--to", to],
+            &std::fs::read(&packed).unwrap(),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/DuplicateKey]"), "{stderr}");
+        assert!(stderr.contains("bytes 4..6"), "{stderr}");
+    }
+    // MessagePack output keeps the map as it is.
+    let out = sluice(&["convert", input, "--to", "msgpack"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, std::fs::read(&packed).unwrap());
+    // The same key in maps of their own is no duplicate: [{1: 1}, {"1": 2}], and as two
+    // NDJSON records.
+    let apart = temp_file(
+        dir_test,
+        "apart.msgpack",
+        &[0x92, 0x81, 0x01, 0x01, 0x81, 0xa1, b'1', 0x02],
+    );
+    assert_eq!(
+        succeed(&["convert", apart.to_str().unwrap(), "--to", "json"]),
+        "[{\"1\":1},{\"1\":2}]\n"
+    );
+    let records = temp_file(
+        dir_test,
+        "records.msgpack",
+        &[0x81, 0x01, 0x01, 0x81, 0xa1, b'1', 0x02],
+    );
+    assert_eq!(
+        succeed(&["convert", records.to_str().unwrap(), "--to", "ndjson"]),
+        "{\"1\":1}\n{\"1\":2}\n"
+    );
+}
+
+#[test]
 fn convert_msgpack_to_json_needs_exactly_one_value() {
     let dir_test = "msgpack-one";
     let target = temp_file(dir_test, "out.json", b"{\"keep\": true}\n");

@@ -27,7 +27,9 @@ JSON to NDJSON writes one record per element when the root value is an array, el
 root value as the only record. MessagePack holds a stream of values: each value becomes
 an NDJSON record, and each record a MessagePack value. MessagePack to JSON needs exactly
 one value, since a JSON text holds one: an empty input or a second value is an error (use
---to ndjson for a stream of several values).
+--to ndjson for a stream of several values). A MessagePack map whose keys give one JSON key
+twice (the integer 1 and the string 1, true and the string true, or one key twice) is an error
+(json/DuplicateKey) at the second key, in JSON and NDJSON output alike.
 
 JSON to MessagePack holds the MessagePack encoding of the whole root value in memory
 until its end (MessagePack writes each container's length before its items); NDJSON to
@@ -102,6 +104,10 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         writing.blob = BlobMode::Base64;
         writing.ext = ExtMode::Object;
     }
+    // MessagePack map keys of other types become their text (`1` and `"1"` are both `"1"`),
+    // and a map may hold a key twice: JSON with a key twice in one object is what `check`
+    // and every strict reader refuse, so stop at that key instead of writing it.
+    writing.reject_duplicate_keys = from == Format::Msgpack;
     let shape = match (from, to) {
         (Format::Ndjson, Format::Json) => Shape::IntoArray,
         (Format::Json, Format::Ndjson) => Shape::SplitArray,
@@ -130,7 +136,8 @@ fn check_options(args: &Args, from: Format, to: Format) -> Result<(), Failure> {
     if args.unique_keys && from == Format::Msgpack {
         return Err(Failure::Usage(
             "--unique-keys applies to JSON and NDJSON input only: MessagePack maps are read as \
-             they are"
+             they are (written as JSON or NDJSON, a map that gives a key twice is refused \
+             anyway)"
                 .into(),
         ));
     }
