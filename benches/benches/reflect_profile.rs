@@ -19,7 +19,8 @@
 //! through `NdjsonWriter`, the file as one record), `serde_write` /
 //! `serde_write_pretty` (serde_json `Value` to bytes), `msgpack_write` (the token stream
 //! through `MsgPackWriter`), `rmp_write` (rmp-serde writing the `serde_json::Value`),
-//! `msgpack_read` (every token of the MessagePack encoding). On the file `wikipedia` (the
+//! `msgpack_read` / `msgpack_read_io` (every token of the MessagePack encoding, through a
+//! slice or the same bytes as an `io::Read`). On the file `wikipedia` (the
 //! NDJSON sample `ndjson/wikipedia-articles.ndjson`, as the `ndjson_typed` bench reads it):
 //! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings)
 //! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The value
@@ -138,6 +139,10 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             }
             "msgpack_read" => drop(black_box(
                 Token::read_all(&mut MsgPackReader::from_slice(black_box(&packed)))
+                    .map_err(|e| e.render())?,
+            )),
+            "msgpack_read_io" => drop(black_box(
+                Token::read_all(&mut MsgPackReader::from_read(black_box(&packed[..])))
                     .map_err(|e| e.render())?,
             )),
             _ => return Ok(false),
