@@ -64,6 +64,17 @@ impl Head {
     }
 }
 
+/// Bytes of the widest header.
+pub(crate) const MAX_LEN: usize = 9;
+
+/// Bytes of the header that `marker` starts (1 for the reserved byte, which has none).
+pub(crate) fn header_len(marker: u8) -> usize {
+    match decode(&[marker]) {
+        Err(HeadError::Truncated(len)) => usize::from(len),
+        _ => 1,
+    }
+}
+
 /// Why a header could not be decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeadError {
@@ -213,6 +224,28 @@ mod tests {
                 Ok(h) => assert_eq!(h.len, 1),
                 Err(HeadError::Truncated(n)) => assert!(n > 1),
                 Err(HeadError::Reserved) => assert_eq!(marker, 0xc1),
+            }
+        }
+    }
+
+    #[test]
+    fn header_len_is_exactly_what_decode_needs() {
+        for marker in 0..=255u8 {
+            let len = header_len(marker);
+            assert!((1..=MAX_LEN).contains(&len), "{marker:#04x}");
+            let mut bytes = [0u8; MAX_LEN];
+            bytes[0] = marker;
+            match decode(&bytes[..len]) {
+                Ok(h) => assert_eq!(usize::from(h.len), len, "{marker:#04x}"),
+                Err(e) => assert_eq!((marker, e), (0xc1, HeadError::Reserved)),
+            }
+            if len > 1 {
+                let short = decode(&bytes[..len - 1]);
+                assert_eq!(
+                    short.err(),
+                    Some(HeadError::Truncated(len as u8)),
+                    "{marker:#04x}"
+                );
             }
         }
     }

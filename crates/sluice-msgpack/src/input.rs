@@ -9,6 +9,8 @@ use std::io;
 
 use sluice_core::{Error, Result, Span};
 
+use crate::head;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -25,6 +27,15 @@ pub trait Input: sealed::Sealed {
     /// # Errors
     /// An I/O error of the source.
     fn fill(&mut self, n: usize) -> Result<&[u8]>;
+
+    /// Makes the header of the next value available and returns all bytes available now:
+    /// its marker byte, then as many bytes as that marker says the header takes (1 to 9);
+    /// fewer only at the end of the input. It asks the source for no byte past the header,
+    /// so a value that has arrived whole is read without waiting for the next one.
+    ///
+    /// # Errors
+    /// An I/O error of the source.
+    fn fill_head(&mut self) -> Result<&[u8]>;
 
     /// Consumes `n` bytes, which a previous [`fill`](Input::fill) made available, and returns
     /// them.
@@ -73,6 +84,11 @@ impl Input for SliceInput<'_> {
 
     #[inline]
     fn fill(&mut self, _n: usize) -> Result<&[u8]> {
+        Ok(&self.data[self.pos..])
+    }
+
+    #[inline]
+    fn fill_head(&mut self) -> Result<&[u8]> {
         Ok(&self.data[self.pos..])
     }
 
@@ -147,6 +163,18 @@ impl<R: io::Read> ReadInput<R> {
             }
         }
     }
+
+    /// [`Input::fill_head`] with fewer bytes buffered than the widest header: the marker
+    /// first, then the rest of the header it starts, not a byte more (a live stream may have
+    /// sent nothing after a short value yet, and waiting for the widest header would hang).
+    #[inline(never)]
+    fn fill_head_exact(&mut self) -> Result<&[u8]> {
+        let need = match self.fill(1)?.first() {
+            Some(&marker) => head::header_len(marker),
+            None => 0,
+        };
+        self.fill(need)
+    }
 }
 
 impl<R> sealed::Sealed for ReadInput<R> {}
@@ -177,6 +205,15 @@ impl<R: io::Read> Input for ReadInput<R> {
             self.read_more()?;
         }
         Ok(&self.buf[self.pos..self.end])
+    }
+
+    #[inline]
+    fn fill_head(&mut self) -> Result<&[u8]> {
+        // The widest header is buffered: nothing to ask the source for.
+        if self.end - self.pos >= head::MAX_LEN {
+            return Ok(&self.buf[self.pos..self.end]);
+        }
+        self.fill_head_exact()
     }
 
     #[inline]

@@ -427,7 +427,7 @@ impl<I: Input> MsgPackReader<I> {
             return Ok(head);
         }
         let start = self.input.offset();
-        let bytes = input!(self, self.input.fill(9));
+        let bytes = input!(self, self.input.fill_head());
         if !bytes.is_empty()
             && let Ok(head) = head::decode(bytes)
         {
@@ -442,7 +442,7 @@ impl<I: Input> MsgPackReader<I> {
     #[cold]
     #[inline(never)]
     fn head_error(&mut self, start: usize) -> Error {
-        let bytes = match self.input.fill(9) {
+        let bytes = match self.input.fill_head() {
             Ok(bytes) => bytes,
             Err(err) => return self.fail(err),
         };
