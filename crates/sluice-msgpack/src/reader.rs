@@ -203,6 +203,36 @@ impl<R: io::Read> MsgPackReader<ReadInput<R>> {
     /// A reader over any [`io::Read`], buffered internally (wrapping it in a `BufReader` is
     /// not needed). Memory grows with the largest str/bin/ext actually received, never with a
     /// length the input merely claims.
+    ///
+    /// Each read waits only for the bytes its value needs (the marker byte, the rest of the
+    /// header it announces, then the payload), so a live stream's values are handed out as
+    /// they arrive: a peer that sends one value and waits for an answer is not waited on for
+    /// more. Only the next `peek` or read asks for the next value.
+    ///
+    /// ```
+    /// use sluice_core::Reader;
+    /// use sluice_msgpack::MsgPackReader;
+    /// use std::io::{self, Read};
+    ///
+    /// /// A peer that has sent `nil` and waits: reading on would block.
+    /// struct Waiting(Option<u8>);
+    /// impl Read for Waiting {
+    ///     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+    ///         match (self.0, buf.first_mut()) {
+    ///             (Some(byte), Some(slot)) => {
+    ///                 *slot = byte;
+    ///                 self.0 = None;
+    ///                 Ok(1)
+    ///             }
+    ///             _ => Err(io::ErrorKind::WouldBlock.into()),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let mut reader = MsgPackReader::from_read(Waiting(Some(0xc0)));
+    /// reader.read_null()?; // no byte past the nil is asked for
+    /// # Ok::<(), sluice_core::Error>(())
+    /// ```
     #[must_use]
     pub fn from_read(read: R) -> MsgPackReader<ReadInput<R>> {
         MsgPackReader::new(ReadInput::new(read))
