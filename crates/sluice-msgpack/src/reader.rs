@@ -408,6 +408,9 @@ impl<I: Input> MsgPackReader<I> {
     }
 
     /// Checks that the reader stands between top-level values and that no byte is left.
+    /// Over an `io::Read`, "no byte is left" is known only at the end of the stream: on a
+    /// live stream, `finish` waits for the stream to end (or for a byte after the last
+    /// value, which is then [`TRAILING_DATA`](codes::TRAILING_DATA)).
     ///
     /// ```
     /// use sluice_core::Reader;
