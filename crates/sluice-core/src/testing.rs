@@ -413,6 +413,44 @@ pub fn normalize(tokens: &[Token]) -> Vec<Token> {
     out
 }
 
+/// An [`io::Read`](std::io::Read) over `bytes` that hands out at most `chunk` bytes a call
+/// (with `chunk` 1, a reader meets a refill at every byte boundary).
+///
+/// ```
+/// use std::io::Read;
+/// use sluice_core::testing::Trickle;
+/// let mut source = Trickle { bytes: b"abc", chunk: 2 };
+/// let mut buf = [0; 8];
+/// assert_eq!(source.read(&mut buf)?, 2);
+/// assert_eq!(source.read(&mut buf)?, 1);
+/// assert_eq!(source.read(&mut buf)?, 0);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Trickle<'a> {
+    /// The bytes not handed out yet.
+    pub bytes: &'a [u8],
+    /// The most bytes one call hands out.
+    pub chunk: usize,
+}
+
+impl Trickle<'_> {
+    /// One byte a call.
+    #[must_use]
+    pub fn one_byte(bytes: &[u8]) -> Trickle<'_> {
+        Trickle { bytes, chunk: 1 }
+    }
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.chunk.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
 /// A small deterministic random generator (xorshift64) for generated test inputs: the same
 /// seed gives the same sequence on every machine, so a failure reproduces.
 ///

@@ -2,28 +2,10 @@
 //!
 //! Not part of the reading and writing API: a harness for fuzzers and regression tests.
 
-use std::io;
-
-use sluice_core::testing::normalize;
+use sluice_core::testing::{Trickle, normalize};
 use sluice_core::{Entry, Error, Reader, Result, Token};
 
 use crate::{Input, MsgPackReader, MsgPackWriter};
-
-/// Hands out one byte per read, the hardest case for the `io::Read` path.
-struct OneByte<'a>(&'a [u8]);
-
-impl io::Read for OneByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&byte, rest)), Some(slot)) => {
-                *slot = byte;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
 
 /// Reads every value; an error (always one in the input: every read follows its peek) must
 /// be final.
@@ -75,7 +57,7 @@ fn write(tokens: &[Token]) -> Vec<u8> {
 /// When a property does not hold.
 pub fn check_msgpack_input(data: &[u8]) {
     let from_slice = read_stream(MsgPackReader::from_slice(data));
-    let from_stream = read_stream(MsgPackReader::from_read(OneByte(data)));
+    let from_stream = read_stream(MsgPackReader::from_read(Trickle::one_byte(data)));
     match (&from_slice, &from_stream) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "slice and stream read different tokens"),
         (Err(_), Err(_)) => {}

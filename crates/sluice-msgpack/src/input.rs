@@ -255,26 +255,12 @@ impl<R: io::Read> Input for ReadInput<R> {
 mod tests {
     use super::*;
 
-    /// A reader that hands out one byte per call, to test refills at every boundary.
-    struct Trickle<'a>(&'a [u8]);
-
-    impl io::Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&byte, rest)), Some(slot)) => {
-                    *slot = byte;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
+    use sluice_core::testing::Trickle;
 
     #[test]
     fn fill_gathers_bytes_across_reads_and_offsets_stay_absolute() {
         let data: Vec<u8> = (0..=255).collect();
-        let mut input = ReadInput::new(Trickle(&data));
+        let mut input = ReadInput::new(Trickle::one_byte(&data));
         assert_eq!(input.fill(3).unwrap(), &[0, 1, 2]);
         assert_eq!(input.advance(2), &[0, 1]);
         assert_eq!(input.offset(), 2);

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::rc::Rc;
 
-use sluice_core::testing::{Features, sample_tokens};
+use sluice_core::testing::{Features, Trickle, sample_tokens};
 use sluice_core::{Entry, Error, ErrorCode, Reader, Span, Token, codes as core};
 use sluice_msgpack::{Input, MsgPackReader, ReaderOptions, Timestamp, codes};
 
@@ -31,22 +31,6 @@ fn max_depth(max_depth: usize) -> ReaderOptions {
     ReaderOptions {
         max_depth,
         ..ReaderOptions::default()
-    }
-}
-
-/// Hands out one byte per read: every refill boundary of the `io::Read` path.
-struct Trickle<'a>(&'a [u8]);
-
-impl io::Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&byte, rest)), Some(slot)) => {
-                *slot = byte;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
     }
 }
 
@@ -208,7 +192,7 @@ macro_rules! on_every_input {
             "io::Read",
         );
         $check(
-            MsgPackReader::from_read(Trickle(bytes)).with_options(options),
+            MsgPackReader::from_read(Trickle::one_byte(bytes)).with_options(options),
             "io::Read, a byte a call",
         );
     }};
@@ -378,7 +362,7 @@ fn a_value_cut_inside_a_skip_is_final_and_no_token_from_inside_it_comes_after() 
     assert_final(&mut reader, &first, "slice");
     check(MsgPackReader::from_read(&bytes[..]), "io::Read");
     check(
-        MsgPackReader::from_read(Trickle(&bytes)),
+        MsgPackReader::from_read(Trickle::one_byte(&bytes)),
         "io::Read, a byte a call",
     );
     // A bin cut inside its payload, skipped.
@@ -436,7 +420,8 @@ fn a_cut_anywhere_is_final() {
             if let Err(first) = Token::read_all(&mut reader) {
                 assert_final(&mut reader, &first, &format!("slice cut at {cut}"));
             }
-            let mut reader = MsgPackReader::from_read(Trickle(prefix)).with_options(options);
+            let mut reader =
+                MsgPackReader::from_read(Trickle::one_byte(prefix)).with_options(options);
             if let Err(first) = Token::read_all(&mut reader) {
                 assert_final(&mut reader, &first, &format!("stream cut at {cut}"));
             }
@@ -451,7 +436,8 @@ fn a_cut_anywhere_is_final() {
                     &format!("skip of a slice cut at {cut}"),
                 );
             }
-            let mut reader = MsgPackReader::from_read(Trickle(prefix)).with_options(options);
+            let mut reader =
+                MsgPackReader::from_read(Trickle::one_byte(prefix)).with_options(options);
             // (`skip` on an empty stream is a skip past its end: the caller's error.)
             if let Err(first) = reader.skip()
                 && first.code() != core::UNEXPECTED_ENTRY

@@ -1,8 +1,6 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code, unreachable_pub)]
 
-use std::io;
-
 use sluice_core::{Entry, Reader, Result, Token};
 use sluice_json::{IO_WINDOW, Input, IoInput, JsonOptions, JsonReader};
 
@@ -18,21 +16,7 @@ pub fn read_slice(bytes: &[u8], options: &JsonOptions) -> Result<Vec<Token>> {
     read_document(&mut JsonReader::from_slice(bytes).with_options(options.clone()))
 }
 
-/// An `io::Read` that hands out at most `chunk` bytes per call.
-#[derive(Debug)]
-pub struct Trickle<'a> {
-    pub bytes: &'a [u8],
-    pub chunk: usize,
-}
-
-impl io::Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.chunk.min(buf.len()).min(self.bytes.len());
-        buf[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+pub use sluice_core::testing::Trickle;
 
 /// Reads every token of `bytes` with `options` through `io::Read`, `chunk` bytes per read.
 pub fn read_trickle(bytes: &[u8], chunk: usize, options: &JsonOptions) -> Result<Vec<Token>> {
