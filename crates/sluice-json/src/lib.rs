@@ -28,6 +28,7 @@ pub mod codes;
 // comparison with serde_json in them takes the `fuzzing` feature, which brings serde_json.
 #[doc(hidden)]
 pub mod fuzzing;
+mod hint;
 mod input;
 mod keys;
 mod ndjson;

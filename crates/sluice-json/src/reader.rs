@@ -23,6 +23,7 @@ use sluice_core::{
 };
 
 use crate::codes;
+use crate::hint;
 use crate::input::{Input, IoInput, SliceInput};
 use crate::keys::{InputBytes, KeyBytes, KeyTracker};
 use crate::options::{DuplicateKeys, JsonOptions};
@@ -1175,12 +1176,27 @@ impl<S: Input> JsonReader<S> {
         } else {
             code
         };
-        self.error_at(
+        let error = self.error_at(
             code,
             format!("expected {expected}, found {found}"),
             self.pos,
             self.pos + len,
-        )
+        );
+        let token = &self.rest()[..len];
+        let after_comma = matches!(self.state, State::ArrayAfterComma | State::ObjectAfterComma);
+        let place = match code {
+            _ if after_comma && matches!(token, [b']' | b'}']) => hint::Place::AfterComma,
+            codes::EXPECT_KEY => hint::Place::Key,
+            codes::UNEXPECTED_TOKEN => hint::Place::Value,
+            codes::TRAILING_TOKEN if self.state == State::AfterRoot && !self.records => {
+                hint::Place::AfterRoot
+            }
+            _ => hint::Place::Other,
+        };
+        match hint::for_token(&self.options, place, token) {
+            Some(relaxation) => error.with_note(relaxation.note()),
+            None => error,
+        }
     }
 
     // ----- input window -----------------------------------------------------------------
@@ -2385,12 +2401,17 @@ impl<S: Input> JsonReader<S> {
     #[cold]
     fn invalid_number(&self, len: usize) -> Error {
         let text = String::from_utf8_lossy(&self.rest()[..len.min(self.rest().len())]).into_owned();
-        self.error_at(
+        let error = self.error_at(
             codes::INVALID_NUMBER,
             format!("invalid number `{}`", excerpt(&text)),
             self.pos,
             self.pos + len.max(1),
-        )
+        );
+        let token = &self.rest()[..len.min(self.rest().len())];
+        match hint::for_token(&self.options, hint::Place::Value, token) {
+            Some(relaxation) => error.with_note(relaxation.note()),
+            None => error,
+        }
     }
 
     /// JSON5 numbers: converted to typed numbers or normalized JSON text.
@@ -2762,12 +2783,16 @@ impl<S: Input> JsonReader<S> {
             2
         };
         let text = String::from_utf8_lossy(&rest[at..at + len]).into_owned();
-        self.error_at(
+        let error = self.error_at(
             codes::INVALID_ESCAPE,
             format!("invalid escape `{text}`"),
             self.pos + at,
             self.pos + at + len,
-        )
+        );
+        match hint::for_escape(&self.options, &rest[at..at + len]) {
+            Some(relaxation) => error.with_note(relaxation.note()),
+            None => error,
+        }
     }
 
     /// The string at `pos` runs into the end of the input inside the escape at `at`, whose

@@ -1,0 +1,276 @@
+//! Notes for errors that a switch of [`JsonOptions`] would have avoided.
+//!
+//! People who write JSON by hand write comments, trailing commas, single quotes and
+//! unquoted keys, and a strict reader refuses them. The error says what it found; a note
+//! then names the switch that accepts it, and the dialects that have it on (the presets, and
+//! the command line's `--relaxed`, `--json5` and `--ndjson`), so the way out is one step
+//! away.
+//!
+//! A note depends only on the refused token, as the error's span holds it, so that both
+//! input paths (and an `io::Read` in any chunks) give the same notes. Where the token's
+//! first byte says it all (`/`, `'`, a closing bracket after a comma, a second root value),
+//! that decides; a number or an unquoted key is read again, by a reader over its bytes with
+//! the switch on, and gets a note only when that reads it (`0x1F` and `Infinity` do, `01`
+//! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`). Nothing here
+//! runs unless an error has happened.
+
+use sluice_core::Reader;
+
+use crate::input::SliceInput;
+use crate::options::JsonOptions;
+use crate::reader::JsonReader;
+
+/// A switch of [`JsonOptions`] that is off and would accept a refused token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Relaxation {
+    Comments,
+    TrailingCommas,
+    MultipleValues,
+    UnquotedKeys,
+    SingleQuotes,
+    Json5Numbers,
+    Json5Escapes,
+}
+
+/// Where a refused token stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// Where a value may start (an array item, an object's value, a root).
+    Value,
+    /// Where a key may start.
+    Key,
+    /// A closing bracket right after a `,`.
+    AfterComma,
+    /// After the root value, which the input should end with.
+    AfterRoot,
+    /// Anywhere else (where a `,`, `:` or closing bracket was expected).
+    Other,
+}
+
+impl Relaxation {
+    /// The note added to the error.
+    pub(crate) fn note(self) -> &'static str {
+        match self {
+            Relaxation::Comments => {
+                "comments are not JSON; the relaxed and JSON5 dialects allow them \
+                 (`JsonOptions::comments`)"
+            }
+            Relaxation::TrailingCommas => {
+                "a comma after the last item is not JSON; the relaxed and JSON5 dialects \
+                 allow it (`JsonOptions::trailing_commas`)"
+            }
+            Relaxation::MultipleValues => {
+                "several values at the root need `JsonOptions::multiple_values`, as NDJSON \
+                 and concatenated JSON do"
+            }
+            Relaxation::UnquotedKeys => {
+                "a key without quotes is JSON5, not JSON (`JsonOptions::unquoted_keys`)"
+            }
+            Relaxation::SingleQuotes => {
+                "a string in single quotes is JSON5, not JSON (`JsonOptions::single_quotes`)"
+            }
+            Relaxation::Json5Numbers => {
+                "this number is JSON5, not JSON (`JsonOptions::json5_numbers`)"
+            }
+            Relaxation::Json5Escapes => {
+                "this escape is JSON5, not JSON (`JsonOptions::json5_escapes`)"
+            }
+        }
+    }
+
+    /// `options` with this switch on.
+    fn enabled_in(self, options: &JsonOptions) -> JsonOptions {
+        let mut options = options.clone();
+        let switch = match self {
+            Relaxation::Comments => &mut options.comments,
+            Relaxation::TrailingCommas => &mut options.trailing_commas,
+            Relaxation::MultipleValues => &mut options.multiple_values,
+            Relaxation::UnquotedKeys => &mut options.unquoted_keys,
+            Relaxation::SingleQuotes => &mut options.single_quotes,
+            Relaxation::Json5Numbers => &mut options.json5_numbers,
+            Relaxation::Json5Escapes => &mut options.json5_escapes,
+        };
+        *switch = true;
+        // A value read again alone is a root of its own.
+        options.scalar_root = true;
+        options
+    }
+
+    /// Whether this switch is off in `options`.
+    fn is_off(self, options: &JsonOptions) -> bool {
+        let on = match self {
+            Relaxation::Comments => options.comments,
+            Relaxation::TrailingCommas => options.trailing_commas,
+            Relaxation::MultipleValues => options.multiple_values,
+            Relaxation::UnquotedKeys => options.unquoted_keys,
+            Relaxation::SingleQuotes => options.single_quotes,
+            Relaxation::Json5Numbers => options.json5_numbers,
+            Relaxation::Json5Escapes => options.json5_escapes,
+        };
+        !on
+    }
+
+    /// Whether a reader with this switch on reads `token` whole as a value (or with `key`,
+    /// as a key).
+    fn reads(self, options: &JsonOptions, token: &[u8], key: bool) -> bool {
+        let options = self.enabled_in(options);
+        if key {
+            let mut document = Vec::with_capacity(token.len() + 1);
+            document.push(b'{');
+            document.extend_from_slice(token);
+            let mut reader = JsonReader::new(SliceInput::new(&document), options);
+            reader
+                .read_map_root()
+                .and_then(|_| reader.read_name())
+                .is_ok()
+                && reader.span().end == document.len()
+        } else {
+            let mut reader = JsonReader::new(SliceInput::new(token), options);
+            reader.skip().is_ok() && reader.span() == sluice_core::Span::new(0, token.len())
+        }
+    }
+}
+
+/// The switch, off in `options`, that would accept `token` (the bytes of a refused token, as
+/// its error's span holds them) where it stands, at `place`.
+pub(crate) fn for_token(options: &JsonOptions, place: Place, token: &[u8]) -> Option<Relaxation> {
+    let first = *token.first()?;
+    let relaxation = match (place, first) {
+        (_, b'/') => Relaxation::Comments,
+        (Place::AfterComma, b']' | b'}') => Relaxation::TrailingCommas,
+        (Place::AfterRoot, _) => Relaxation::MultipleValues,
+        (Place::Key | Place::Value, b'\'') => Relaxation::SingleQuotes,
+        (Place::Key, _) => Relaxation::UnquotedKeys,
+        (Place::Value, _) => Relaxation::Json5Numbers,
+        _ => return None,
+    };
+    // Off first: the reader that reads the token again has it on, and gives its own errors
+    // no note of it.
+    let accepted = relaxation.is_off(options)
+        && match relaxation {
+            Relaxation::UnquotedKeys => relaxation.reads(options, token, true),
+            Relaxation::Json5Numbers => relaxation.reads(options, token, false),
+            _ => true,
+        };
+    accepted.then_some(relaxation)
+}
+
+/// The switch, off in `options`, that would accept the escape `escape` (a backslash and the
+/// character after it) that a string refused.
+pub(crate) fn for_escape(options: &JsonOptions, escape: &[u8]) -> Option<Relaxation> {
+    let relaxation = Relaxation::Json5Escapes;
+    // JSON5 escapes every character to itself but the digits 1 to 9 (no octal escapes);
+    // `\u` with bad digits never comes here.
+    let json5 = !matches!(escape.get(1), Some(b'1'..=b'9'));
+    (relaxation.is_off(options) && json5).then_some(relaxation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strict() -> JsonOptions {
+        JsonOptions::strict()
+    }
+
+    #[test]
+    fn a_comment_start_is_hinted_only_when_comments_are_off() {
+        assert_eq!(
+            for_token(&strict(), Place::Other, b"/"),
+            Some(Relaxation::Comments)
+        );
+        assert_eq!(for_token(&JsonOptions::relaxed(), Place::Other, b"/"), None);
+    }
+
+    #[test]
+    fn a_closing_bracket_after_a_comma_is_a_trailing_comma() {
+        for close in [b"]", b"}"] {
+            assert_eq!(
+                for_token(&strict(), Place::AfterComma, close),
+                Some(Relaxation::TrailingCommas)
+            );
+            assert_eq!(
+                for_token(&JsonOptions::relaxed(), Place::AfterComma, close),
+                None
+            );
+        }
+        // Right after `[` it is no trailing comma's fault.
+        assert_eq!(for_token(&strict(), Place::Value, b"]"), None);
+    }
+
+    #[test]
+    fn a_second_root_value_is_hinted_as_several_values() {
+        assert_eq!(
+            for_token(&strict(), Place::AfterRoot, b"{"),
+            Some(Relaxation::MultipleValues)
+        );
+        assert_eq!(
+            for_token(&JsonOptions::ndjson(), Place::AfterRoot, b"{"),
+            None
+        );
+    }
+
+    #[test]
+    fn an_unquoted_key_is_hinted_only_when_json5_reads_it() {
+        for key in [&b"name"[..], b"_id", b"$ref", "caf\u{e9}".as_bytes()] {
+            assert_eq!(
+                for_token(&strict(), Place::Key, key),
+                Some(Relaxation::UnquotedKeys),
+                "{}",
+                String::from_utf8_lossy(key)
+            );
+        }
+        assert_eq!(
+            for_token(&strict(), Place::Key, b"'"),
+            Some(Relaxation::SingleQuotes)
+        );
+        for refused in [&b"1"[..], b"-", b"\xEF\xBB\xBF"] {
+            assert_eq!(for_token(&strict(), Place::Key, refused), None);
+        }
+        assert_eq!(for_token(&JsonOptions::json5(), Place::Key, b"name"), None);
+    }
+
+    #[test]
+    fn a_json5_number_is_hinted_only_when_json5_reads_it() {
+        for number in [&b"+1"[..], b".5", b"5.", b"0x1F", b"Infinity", b"-NaN"] {
+            assert_eq!(
+                for_token(&strict(), Place::Value, number),
+                Some(Relaxation::Json5Numbers),
+                "{}",
+                String::from_utf8_lossy(number)
+            );
+        }
+        assert_eq!(
+            for_token(&strict(), Place::Value, b"'"),
+            Some(Relaxation::SingleQuotes)
+        );
+        // Not numbers in JSON5 either, and a byte order mark out of place.
+        for refused in [&b"01"[..], b"0x", b"Inf", b"1.2.3", b"\xEF\xBB\xBF"] {
+            assert_eq!(
+                for_token(&strict(), Place::Value, refused),
+                None,
+                "{}",
+                String::from_utf8_lossy(refused)
+            );
+        }
+        let numbers_on = JsonOptions {
+            json5_numbers: true,
+            ..strict()
+        };
+        assert_eq!(for_token(&numbers_on, Place::Value, b"+1"), None);
+    }
+
+    #[test]
+    fn an_escape_is_hinted_unless_json5_refuses_it_too() {
+        for escape in [&br"\'"[..], br"\x", br"\v", br"\0", b"\\\n"] {
+            assert_eq!(
+                for_escape(&strict(), escape),
+                Some(Relaxation::Json5Escapes),
+                "{}",
+                String::from_utf8_lossy(escape)
+            );
+        }
+        assert_eq!(for_escape(&strict(), br"\1"), None);
+        assert_eq!(for_escape(&JsonOptions::json5(), br"\v"), None);
+    }
+}

@@ -1,0 +1,184 @@
+//! An error that a switch of `JsonOptions` would have avoided carries a note naming that
+//! switch: comments, trailing commas, several roots and JSON5 syntax refused by stricter
+//! options. The note never changes the error's code or span, both input paths give the same
+//! notes, and an error that no switch avoids gets none.
+
+mod common;
+
+use common::{read_slice, read_trickle};
+use sluice_core::{Error, Span};
+use sluice_json::{JsonOptions, NdjsonReader, codes};
+
+/// The notes of `error` that name a switch of `JsonOptions`.
+fn switch_notes(error: &Error) -> Vec<&str> {
+    error
+        .notes()
+        .iter()
+        .map(String::as_str)
+        .filter(|note| note.contains("JsonOptions::"))
+        .collect()
+}
+
+/// `options` with the switch named `switch` on.
+fn enable(options: &mut JsonOptions, switch: &str) {
+    let flag = match switch {
+        "comments" => &mut options.comments,
+        "trailing_commas" => &mut options.trailing_commas,
+        "multiple_values" => &mut options.multiple_values,
+        "unquoted_keys" => &mut options.unquoted_keys,
+        "single_quotes" => &mut options.single_quotes,
+        "json5_numbers" => &mut options.json5_numbers,
+        "json5_escapes" => &mut options.json5_escapes,
+        _ => panic!("no switch {switch}"),
+    };
+    *flag = true;
+}
+
+/// Documents refused by the strict options: the error's code and span, and the switch
+/// named in the note.
+#[rustfmt::skip]
+const AVOIDABLE: &[(&str, &str, usize, usize, &str)] = &[
+    ("{\"a\": 1 // why\n}", "ExpectComma", 8, 9, "comments"),
+    ("/* header */ [1]", "UnexpectedToken", 0, 1, "comments"),
+    ("[1, 2,]", "UnexpectedToken", 6, 7, "trailing_commas"),
+    ("[1, 2,\n  ]", "UnexpectedToken", 9, 10, "trailing_commas"),
+    (r#"{"a": 1,}"#, "ExpectKey", 8, 9, "trailing_commas"),
+    ("{} {}", "TrailingToken", 3, 4, "multiple_values"),
+    ("1\n2", "TrailingToken", 2, 3, "multiple_values"),
+    ("{name: 1}", "ExpectKey", 1, 5, "unquoted_keys"),
+    (r#"{"a": 1, _b: 2}"#, "ExpectKey", 9, 11, "unquoted_keys"),
+    ("{'a': 1}", "ExpectKey", 1, 2, "single_quotes"),
+    ("['x', 'y']", "UnexpectedToken", 1, 2, "single_quotes"),
+    ("[+1]", "UnexpectedToken", 1, 3, "json5_numbers"),
+    ("[.5]", "UnexpectedToken", 1, 3, "json5_numbers"),
+    ("[5.]", "InvalidNumber", 1, 3, "json5_numbers"),
+    ("[0x1F]", "InvalidNumber", 1, 5, "json5_numbers"),
+    ("[Infinity]", "UnexpectedToken", 1, 9, "json5_numbers"),
+    ("[-NaN]", "InvalidNumber", 1, 5, "json5_numbers"),
+    (r#"["it\'s"]"#, "InvalidEscape", 4, 6, "json5_escapes"),
+    (r#"["\x41"]"#, "InvalidEscape", 2, 4, "json5_escapes"),
+    ("[\"a\\\nb\"]", "InvalidEscape", 3, 5, "json5_escapes"),
+];
+
+#[test]
+fn an_error_a_switch_avoids_names_that_switch_and_keeps_its_code_and_span() {
+    for &(document, code, start, end, switch) in AVOIDABLE {
+        let error = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
+        assert_eq!(error.code().id(), code, "{document:?}");
+        assert_eq!(error.span(), Some(Span::new(start, end)), "{document:?}");
+        let notes = switch_notes(&error);
+        assert_eq!(notes.len(), 1, "{document:?}: {notes:?}");
+        assert!(
+            notes[0].contains(&format!("`JsonOptions::{switch}`")),
+            "{document:?}: {notes:?}"
+        );
+        // And the switch named does avoid it.
+        let mut options = JsonOptions::strict();
+        enable(&mut options, switch);
+        if let Err(error) = read_slice(document.as_bytes(), &options) {
+            panic!("{document:?} with {switch}: {error:?}");
+        }
+    }
+}
+
+#[test]
+fn both_input_paths_give_the_same_notes() {
+    for &(document, ..) in AVOIDABLE {
+        let slice = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
+        for chunk in [1, 2, 3, 7] {
+            let io = read_trickle(document.as_bytes(), chunk, &JsonOptions::strict()).unwrap_err();
+            assert_eq!(
+                (io.code(), io.span(), io.notes()),
+                (slice.code(), slice.span(), slice.notes()),
+                "{document:?} in reads of {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_error_no_switch_avoids_gets_no_note() {
+    let refused = [
+        "[01]",
+        "[1.2.3]",
+        "[0x]",
+        "[Inf]",
+        "[,]",
+        "{1: 2}",
+        "{-: 2}",
+        r#"["\1"]"#,
+        r#"{"a" 1}"#,
+        "[1 2]",
+    ];
+    for document in refused {
+        let error = read_slice(document.as_bytes(), &JsonOptions::json5()).unwrap_err();
+        assert_eq!(
+            switch_notes(&error),
+            Vec::<&str>::new(),
+            "{document:?}: {error:?}"
+        );
+    }
+    // Refused by the strict options too, and no switch alone would take them.
+    let strict_refused = [
+        "[01]",
+        "[0x]",
+        "[Inf]",
+        "[,]",
+        "{1: 2}",
+        "{-: 2}",
+        r#"["\1"]"#,
+        "[1 2]",
+        "[\"\u{1}\"]",
+        "\u{20}\u{feff}[]",
+    ];
+    for document in strict_refused {
+        let error = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
+        assert_eq!(
+            switch_notes(&error),
+            Vec::<&str>::new(),
+            "{document:?}: {error:?}"
+        );
+    }
+}
+
+#[test]
+fn options_that_have_the_switch_on_name_none() {
+    // The relaxed preset takes comments and trailing commas, so a JSON5 key is what it
+    // names in a document that has all three.
+    let document = "{// note\n  name: 1,}";
+    let error = read_slice(document.as_bytes(), &JsonOptions::relaxed()).unwrap_err();
+    assert_eq!(error.code(), codes::EXPECT_KEY);
+    let notes = switch_notes(&error);
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].contains("`JsonOptions::unquoted_keys`"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn an_ndjson_record_gets_the_note_too() {
+    // The NDJSON preset reads several values and no comments.
+    let mut reader = NdjsonReader::from_str("{\"id\": 1}\n{\"id\": 2} // second\n");
+    let mut errors = Vec::new();
+    while let Some(result) = reader.next_record().transpose() {
+        match result.and_then(|mut record| {
+            sluice_core::Reader::skip(&mut record)?;
+            record.finish()
+        }) {
+            Ok(()) => {}
+            Err(error) => {
+                errors.push(error);
+                break;
+            }
+        }
+    }
+    let [error] = errors.as_slice() else {
+        panic!("{errors:?}");
+    };
+    assert_eq!(error.code(), codes::TRAILING_TOKEN);
+    assert_eq!(error.span(), Some(Span::new(20, 21)));
+    let notes = switch_notes(error);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("`JsonOptions::comments`"), "{notes:?}");
+}
