@@ -188,7 +188,7 @@ fn nesting(tokens: &[Token]) -> usize {
 ///   input (a preset with [`DuplicateKeys::LastWins`], a preset with a `max_depth` of 0 to
 ///   4): reading never panics (nor hangs: libFuzzer's timeout catches that); the `io::Read`
 ///   path, in reads of 1 to 4096 bytes (chosen by the input), gives the same tokens, or an
-///   error with the same code and span, as the slice path; `skip()` of each root value
+///   error with the same code, span and notes, as the slice path; `skip()` of each root value
 ///   succeeds exactly when reading its tokens does (same error code and span when not) and
 ///   leaves the reader in the same place (offset, depth, values read, `finish()`);
 /// - `LastWins` reads every document the default reads, to the same tokens, and fails
@@ -341,6 +341,10 @@ fn check_options(
         choices.chunk, choices.window
     );
     agree_ref(&slice, &stream, &what);
+    // The notes too: the data path's, and the switch that would avoid the error.
+    if let (Err(a), Err(b)) = (&slice, &stream) {
+        assert_eq!(a.notes(), b.notes(), "{what}: notes differ: {a} / {b}");
+    }
     check_skip(data, options, name);
     if let Ok(tokens) = &slice {
         check_round_trip(tokens, options, name, choices);
