@@ -2,7 +2,8 @@
 //! `ndjson/nginxplus-status.ndjson`).
 //!
 //! - `ndjson_typed/wikipedia`: every record into a derived struct (url, title, body) on one
-//!   thread: `sluice::ndjson::iter` against serde_json's `StreamDeserializer`.
+//!   thread: `sluice::ndjson::iter` (the bytes as an `io::Read`) and
+//!   `sluice::ndjson::iter_slice` (in place) against serde_json's `StreamDeserializer`.
 //! - `ndjson_typed_threads/wikipedia`: the same records through `sluice::ndjson::par_collect`
 //!   with 1 and 2 worker threads (the scaling of the parallel reader; no peer).
 //! - `ndjson_value/nginx`: every record (deeply nested server statistics) into an owned tree:
@@ -45,6 +46,13 @@ fn typed(c: &mut Criterion) {
     group.bench_function("sluice_iter", |b| {
         b.iter(|| {
             sluice::ndjson::iter::<Article, _>(black_box(&bytes[..]))
+                .map(|record| record.unwrap().body.len())
+                .sum::<usize>()
+        });
+    });
+    group.bench_function("sluice_iter_slice", |b| {
+        b.iter(|| {
+            sluice::ndjson::iter_slice::<Article>(black_box(&bytes))
                 .map(|record| record.unwrap().body.len())
                 .sum::<usize>()
         });

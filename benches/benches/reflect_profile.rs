@@ -22,7 +22,8 @@
 //! `msgpack_read` / `msgpack_read_io` (every token of the MessagePack encoding, through a
 //! slice or the same bytes as an `io::Read`). On the file `wikipedia` (the
 //! NDJSON sample `ndjson/wikipedia-articles.ndjson`, as the `ndjson_typed` bench reads it):
-//! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings)
+//! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings),
+//! `ndjson_iter_slice` (the same through `sluice::ndjson::iter_slice`)
 //! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
@@ -237,7 +238,8 @@ struct Article {
 }
 
 /// The NDJSON operations on the Wikipedia sample: every record into an [`Article`], by
-/// `sluice::ndjson::iter` (`ndjson_iter`) or serde_json's `StreamDeserializer`
+/// `sluice::ndjson::iter` (`ndjson_iter`), `sluice::ndjson::iter_slice`
+/// (`ndjson_iter_slice`) or serde_json's `StreamDeserializer`
 /// (`serde_ndjson_stream`); each sums the bodies' lengths, as the criterion bench does.
 fn run_wikipedia(bytes: &[u8], operation: &str, times: usize) -> Result<(), String> {
     repeat_timed(times, || {
@@ -245,6 +247,13 @@ fn run_wikipedia(bytes: &[u8], operation: &str, times: usize) -> Result<(), Stri
             "ndjson_iter" => {
                 let mut total = 0;
                 for record in sluice::ndjson::iter::<Article, _>(black_box(bytes)) {
+                    total += record.map_err(|e| e.render())?.body.len();
+                }
+                total
+            }
+            "ndjson_iter_slice" => {
+                let mut total = 0;
+                for record in sluice::ndjson::iter_slice::<Article>(black_box(bytes)) {
                     total += record.map_err(|e| e.render())?.body.len();
                 }
                 total
