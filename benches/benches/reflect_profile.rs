@@ -23,7 +23,8 @@
 //! slice or the same bytes as an `io::Read`). On the file `wikipedia` (the
 //! NDJSON sample `ndjson/wikipedia-articles.ndjson`, as the `ndjson_typed` bench reads it):
 //! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings),
-//! `ndjson_iter_slice` (the same through `sluice::ndjson::iter_slice`)
+//! `ndjson_iter_slice` / `ndjson_iter_str` (the same through `sluice::ndjson::iter_slice`, and
+//! through `sluice::ndjson::iter_str`, the file checked as UTF-8 before the repetitions)
 //! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
@@ -239,9 +240,13 @@ struct Article {
 
 /// The NDJSON operations on the Wikipedia sample: every record into an [`Article`], by
 /// `sluice::ndjson::iter` (`ndjson_iter`), `sluice::ndjson::iter_slice`
-/// (`ndjson_iter_slice`) or serde_json's `StreamDeserializer`
+/// (`ndjson_iter_slice`), `sluice::ndjson::iter_str` (`ndjson_iter_str`) or serde_json's
+/// `StreamDeserializer`
 /// (`serde_ndjson_stream`); each sums the bodies' lengths, as the criterion bench does.
 fn run_wikipedia(bytes: &[u8], operation: &str, times: usize) -> Result<(), String> {
+    // Checked once, outside the repetitions: `ndjson_iter_str` is for text already known
+    // to be UTF-8.
+    let text = std::str::from_utf8(bytes);
     repeat_timed(times, || {
         let total = match operation {
             "ndjson_iter" => {
@@ -254,6 +259,14 @@ fn run_wikipedia(bytes: &[u8], operation: &str, times: usize) -> Result<(), Stri
             "ndjson_iter_slice" => {
                 let mut total = 0;
                 for record in sluice::ndjson::iter_slice::<Article>(black_box(bytes)) {
+                    total += record.map_err(|e| e.render())?.body.len();
+                }
+                total
+            }
+            "ndjson_iter_str" => {
+                let text = text.as_ref().map_err(ToString::to_string)?;
+                let mut total = 0;
+                for record in sluice::ndjson::iter_str::<Article>(black_box(text)) {
                     total += record.map_err(|e| e.render())?.body.len();
                 }
                 total
