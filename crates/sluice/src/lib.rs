@@ -696,17 +696,13 @@ pub mod ndjson {
 
     impl<T, R> std::fmt::Debug for Records<T, R> {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.debug_struct("Records")
-                .field("done", &self.inner.done)
-                .finish()
+            self.inner.debug("Records", f)
         }
     }
 
     impl<T> std::fmt::Debug for SliceRecords<'_, T> {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.debug_struct("SliceRecords")
-                .field("done", &self.inner.done)
-                .finish()
+            self.inner.debug("SliceRecords", f)
         }
     }
 
@@ -736,6 +732,13 @@ pub mod ndjson {
         after_error: bool,
         done: bool,
         marker: PhantomData<fn() -> T>,
+    }
+
+    // Without bounds, as the iterators' `Debug` has none.
+    impl<T, S> TypedRecords<T, S> {
+        fn debug(&self, name: &str, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct(name).field("done", &self.done).finish()
+        }
     }
 
     impl<T, S: Input> TypedRecords<T, S> {

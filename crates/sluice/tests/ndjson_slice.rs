@@ -178,3 +178,10 @@ fn both_iterator_types_can_be_named() {
         in_memory.map(Result::unwrap).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn the_iterators_debug_output_names_their_type() {
+    let input = "[1, 2]\n";
+    assert!(format!("{:?}", iter::<(u8, u8), _>(input.as_bytes())).starts_with("Records"));
+    assert!(format!("{:?}", iter_slice::<(u8, u8)>(input.as_bytes())).starts_with("SliceRecords"));
+}
