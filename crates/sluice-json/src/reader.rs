@@ -2789,9 +2789,11 @@ impl<S: Input> JsonReader<S> {
             self.pos + at,
             self.pos + at + len,
         );
+        // In a string only: a JSON5 identifier key takes no escape but `\u`.
+        let in_string = matches!(rest.first(), Some(b'"' | b'\''));
         match hint::for_escape(&self.options, &rest[at..at + len]) {
-            Some(relaxation) => error.with_note(relaxation.note()),
-            None => error,
+            Some(relaxation) if in_string => error.with_note(relaxation.note()),
+            _ => error,
         }
     }
 

@@ -142,6 +142,22 @@ fn an_error_no_switch_avoids_gets_no_note() {
 }
 
 #[test]
+fn an_escape_in_an_unquoted_key_names_no_switch() {
+    // JSON5 identifier keys take `\u` escapes only, whatever `json5_escapes` says.
+    let options = JsonOptions {
+        unquoted_keys: true,
+        ..JsonOptions::strict()
+    };
+    let error = read_slice(br"{a\x41: 1}", &options).unwrap_err();
+    assert_eq!(error.code(), codes::INVALID_ESCAPE);
+    assert_eq!(error.span(), Some(Span::new(2, 4)));
+    assert_eq!(switch_notes(&error), Vec::<&str>::new());
+    // In a string the same escape names it.
+    let error = read_slice(br#"{"a\x41": 1}"#, &options).unwrap_err();
+    assert_eq!(switch_notes(&error).len(), 1);
+}
+
+#[test]
 fn options_that_have_the_switch_on_name_none() {
     // The relaxed preset takes comments and trailing commas, so a JSON5 key is what it
     // names in a document that has all three.
