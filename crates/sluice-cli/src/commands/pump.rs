@@ -224,12 +224,12 @@ fn copy_shaped<W: Writer>(
 
 /// A second root value in JSON input (the only json/TrailingToken outside NDJSON records) is
 /// often NDJSON given to a command that reads one JSON text (`sluice fmt records.ndjson`): a
-/// note names the commands that read records.
+/// note names the commands that read records (the reader's own note names the option).
 fn with_one_value_hint(err: Error) -> Error {
     if err.code() == sluice_json::codes::TRAILING_TOKEN {
         err.with_note(
-            "a JSON text holds one value; NDJSON records (one value per line) are read by \
-             `sluice check --ndjson` and `sluice convert --from ndjson`",
+            "NDJSON records (one value per line) are read by `sluice check --ndjson` and \
+             `sluice convert --from ndjson`",
         )
     } else {
         err
