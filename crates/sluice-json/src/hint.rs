@@ -19,6 +19,7 @@ use sluice_core::Reader;
 use crate::input::SliceInput;
 use crate::options::JsonOptions;
 use crate::reader::JsonReader;
+use crate::scan;
 
 /// A switch of [`JsonOptions`] that is off and would accept a refused token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +31,7 @@ pub(crate) enum Relaxation {
     SingleQuotes,
     Json5Numbers,
     Json5Escapes,
+    Json5Whitespace,
 }
 
 /// Where a refused token stands.
@@ -75,6 +77,10 @@ impl Relaxation {
             Relaxation::Json5Escapes => {
                 "this escape is JSON5, not JSON (`JsonOptions::json5_escapes`)"
             }
+            Relaxation::Json5Whitespace => {
+                "this character is whitespace in JSON5, not in JSON \
+                 (`JsonOptions::json5_whitespace`)"
+            }
         }
     }
 
@@ -89,6 +95,7 @@ impl Relaxation {
             Relaxation::SingleQuotes => &mut options.single_quotes,
             Relaxation::Json5Numbers => &mut options.json5_numbers,
             Relaxation::Json5Escapes => &mut options.json5_escapes,
+            Relaxation::Json5Whitespace => &mut options.json5_whitespace,
         };
         *switch = true;
         // A value read again alone is a root of its own.
@@ -106,6 +113,7 @@ impl Relaxation {
             Relaxation::SingleQuotes => options.single_quotes,
             Relaxation::Json5Numbers => options.json5_numbers,
             Relaxation::Json5Escapes => options.json5_escapes,
+            Relaxation::Json5Whitespace => options.json5_whitespace,
         };
         !on
     }
@@ -137,6 +145,8 @@ pub(crate) fn for_token(options: &JsonOptions, place: Place, token: &[u8]) -> Op
     let first = *token.first()?;
     let relaxation = match (place, first) {
         (_, b'/') => Relaxation::Comments,
+        // A no-break space pasted into a file, a vertical tab, a line separator.
+        _ if scan::json5_space_len(token) == Some(token.len()) => Relaxation::Json5Whitespace,
         (Place::AfterComma, b']' | b'}') => Relaxation::TrailingCommas,
         (Place::AfterRoot, _) => Relaxation::MultipleValues,
         (Place::Key | Place::Value, b'\'') => Relaxation::SingleQuotes,
@@ -224,7 +234,7 @@ mod tests {
             for_token(&strict(), Place::Key, b"'"),
             Some(Relaxation::SingleQuotes)
         );
-        for refused in [&b"1"[..], b"-", b"\xEF\xBB\xBF"] {
+        for refused in [&b"1"[..], b"-"] {
             assert_eq!(for_token(&strict(), Place::Key, refused), None);
         }
         assert_eq!(for_token(&JsonOptions::json5(), Place::Key, b"name"), None);
@@ -244,8 +254,8 @@ mod tests {
             for_token(&strict(), Place::Value, b"'"),
             Some(Relaxation::SingleQuotes)
         );
-        // Not numbers in JSON5 either, and a byte order mark out of place.
-        for refused in [&b"01"[..], b"0x", b"Inf", b"1.2.3", b"\xEF\xBB\xBF"] {
+        // Not numbers in JSON5 either.
+        for refused in [&b"01"[..], b"0x", b"Inf", b"1.2.3"] {
             assert_eq!(
                 for_token(&strict(), Place::Value, refused),
                 None,
@@ -258,6 +268,32 @@ mod tests {
             ..strict()
         };
         assert_eq!(for_token(&numbers_on, Place::Value, b"+1"), None);
+    }
+
+    #[test]
+    fn json5_whitespace_is_hinted_wherever_it_stands() {
+        for space in ["\u{a0}", "\u{b}", "\u{2028}", "\u{3000}", "\u{feff}"] {
+            for place in [Place::Value, Place::Key, Place::Other] {
+                assert_eq!(
+                    for_token(&strict(), place, space.as_bytes()),
+                    Some(Relaxation::Json5Whitespace),
+                    "{space:?}"
+                );
+            }
+        }
+        // Not a space, or more than the one character.
+        assert_eq!(
+            for_token(&strict(), Place::Other, "\u{a1}".as_bytes()),
+            None
+        );
+        assert_eq!(
+            for_token(&strict(), Place::Other, "\u{a0}x".as_bytes()),
+            None
+        );
+        assert_eq!(
+            for_token(&JsonOptions::json5(), Place::Value, "\u{a0}".as_bytes()),
+            None
+        );
     }
 
     #[test]
