@@ -29,10 +29,10 @@ fn fenced<'a>(text: &'a str, language: &str) -> &'a str {
     &text[start..start + end]
 }
 
-#[test]
-fn the_example_of_the_chapter_is_what_check_prints() {
-    let chapter = chapter();
-    let example = section(&chapter, "## Example");
+/// Runs the `sluice` session of `example` (a fenced `json` file, then a fenced `text` block:
+/// the command, what it prints to standard error, `$ echo $?` and the exit code) on that
+/// file, written as `name`, and checks that it prints exactly that.
+fn check_example(example: &str, name: &str) {
     let file = fenced(example, "json");
     let session = fenced(example, "text");
     let mut lines = session.lines();
@@ -41,12 +41,28 @@ fn the_example_of_the_chapter_is_what_check_prints() {
     let stderr: Vec<&str> = lines.by_ref().take_while(|l| *l != "$ echo $?").collect();
     let code: i32 = lines.next().unwrap().parse().unwrap();
 
-    let dir = temp_dir("example");
-    std::fs::write(dir.join("config.jsonc"), file).unwrap();
+    let dir = temp_dir(&format!("example-{name}"));
+    std::fs::write(dir.join(name), file).unwrap();
     let out = sluice_in(&dir, &args);
     assert_eq!(out.status.code(), Some(code));
     assert_eq!(text(&out.stderr), format!("{}\n", stderr.join("\n")));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_example_of_the_chapter_is_what_check_prints() {
+    let chapter = chapter();
+    check_example(section(&chapter, "## Example"), "config.jsonc");
+}
+
+#[test]
+fn the_strict_example_of_the_chapter_is_what_check_prints() {
+    let chapter = chapter();
+    let example = section(&chapter, "## Example");
+    let strict = &example[example
+        .find("Written as `config.json`")
+        .expect("the strict example")..];
+    check_example(strict, "config.json");
 }
 
 #[test]
