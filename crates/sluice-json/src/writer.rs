@@ -865,12 +865,15 @@ impl<W: io::Write> JsonWriter<W> {
             return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
-        if self.options.reject_duplicate_keys {
-            self.check_key(text)?;
-        }
+        let first = self.slot == Slot::KeyFirst;
+        let mark = self.out.len();
         self.begin_key()?;
         self.out.push(b'"');
+        let start = self.out.len();
         self.out.extend_from_slice(text);
+        if self.options.reject_duplicate_keys && !self.written_key_is_new(mark, start, first) {
+            return Err(duplicate_key(text));
+        }
         self.out.push(b'"');
         self.end_key();
         self.maybe_flush()
@@ -887,25 +890,26 @@ impl<W: io::Write> JsonWriter<W> {
         Ok(())
     }
 
-    /// With `reject_duplicate_keys`: refuses `key` (its decoded text) when the innermost
-    /// object already has it. A key where none may stand passes, for
-    /// [`begin_key`](Self::begin_key) to report.
-    #[inline(never)]
-    fn check_key(&mut self, key: &[u8]) -> Result<()> {
-        let first = match self.slot {
-            Slot::KeyFirst => true,
-            Slot::KeyNext => false,
-            _ => return Ok(()),
-        };
+    /// With `reject_duplicate_keys`, once a key's text is written (the end of the buffer
+    /// from `start`, after its opening quote): whether the innermost object is without it
+    /// so far. When it is not, everything written for the key (from `mark`: its separator
+    /// too) is taken back, so that not a byte of it is output. `first`: it is its object's
+    /// first key.
+    ///
+    /// Checked once written rather than before: the tracker then holds where the key's text
+    /// is in the buffer instead of a copy (see [`unique::WrittenKeys::insert`]). No flush
+    /// comes between a key's first byte and this check, so all of it is still buffered.
+    #[inline(always)]
+    fn written_key_is_new(&mut self, mark: usize, start: usize, first: bool) -> bool {
         let depth = self.stack.len();
-        if self
+        let new = self
             .keys
             .get_or_insert_with(Box::default)
-            .insert(key, depth, first)
-        {
-            return Ok(());
+            .insert(&self.out, start, depth, first);
+        if !new {
+            self.out.truncate(mark);
         }
-        Err(duplicate_key(key))
+        new
     }
 
     #[cold]
@@ -952,10 +956,16 @@ impl<W: io::Write> JsonWriter<W> {
     /// [`write_key_text`](Self::write_key_text) with `reject_duplicate_keys`.
     #[inline(never)]
     fn write_checked_key(&mut self, key: &str) -> Result<()> {
-        self.check_key(key.as_bytes())?;
+        let first = self.slot == Slot::KeyFirst;
+        let mark = self.out.len();
         self.begin_key()?;
         self.out.push(b'"');
-        self.end_key_text(key);
+        let start = self.out.len();
+        self.escape_body(key);
+        if !self.written_key_is_new(mark, start, first) {
+            return Err(duplicate_key(key.as_bytes()));
+        }
+        self.end_key_quote();
         Ok(())
     }
 
@@ -963,6 +973,12 @@ impl<W: io::Write> JsonWriter<W> {
     #[inline(always)]
     fn end_key_text(&mut self, key: &str) {
         self.escape_body(key);
+        self.end_key_quote();
+    }
+
+    /// A key's closing quote and the colon.
+    #[inline(always)]
+    fn end_key_quote(&mut self) {
         self.out.push(b'"');
         self.out.push(b':');
         if self.colon_space {

@@ -414,3 +414,198 @@ fn a_stream_without_duplicates_is_written_the_same_with_the_check_on() {
         }
     }
 }
+
+/// A sink that takes at most `chunk` bytes a call, and fails every third call: a flush
+/// hands over part of the writer's buffer, never all of it at once.
+struct Stingy {
+    taken: Vec<u8>,
+    chunk: usize,
+    calls: usize,
+}
+
+impl std::io::Write for Stingy {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls.is_multiple_of(3) {
+            return Err(std::io::Error::other("not now"));
+        }
+        let len = bytes.len().min(self.chunk);
+        self.taken.extend_from_slice(&bytes[..len]);
+        Ok(len)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_key_is_found_twice_after_its_first_occurrence_was_handed_to_the_sink() {
+    // Objects far larger than the writer's buffer, nested ones ending between two of its
+    // hand-overs, keys that are escaped in the output.
+    let key = |i: u64| match i % 3 {
+        0 => format!("k{i}"),
+        1 => format!("quote\"{i}"),
+        _ => format!("é{i}"),
+    };
+    for options in [
+        WriterOptions::condensed(),
+        WriterOptions::pretty(),
+        WriterOptions {
+            escape_non_ascii: true,
+            ..WriterOptions::condensed()
+        },
+    ] {
+        let mut writer = JsonWriter::new(Vec::new(), checked(options));
+        writer.write_map_root(None).unwrap();
+        let count = 6000;
+        for i in 0..count {
+            writer.write_name(&key(i)).unwrap();
+            if i % 1000 == 0 {
+                writer.write_map_root(None).unwrap();
+                for j in 0..1500 {
+                    writer.write_name(&key(j)).unwrap();
+                    writer.write_u64(j).unwrap();
+                }
+                writer.write_map_end().unwrap();
+            } else {
+                writer.write_u64(i).unwrap();
+            }
+        }
+        assert!(!writer.get_ref().is_empty(), "handed over along the way");
+        writer.flush().unwrap();
+        let before = writer.get_ref().len();
+        for i in [0, 1, 2, 999, 1000, 1001, count / 2, count - 1] {
+            let err = writer.write_name(&key(i)).unwrap_err();
+            assert_eq!(err.code(), codes::DUPLICATE_KEY, "{}", key(i));
+            let err = writer.write_str(&key(i)).unwrap_err();
+            assert_eq!(err.code(), codes::DUPLICATE_KEY, "{}", key(i));
+        }
+        // Not a byte of the refused keys was written.
+        writer.flush().unwrap();
+        assert_eq!(writer.get_ref().len(), before);
+        // Keys of the closed inner objects never count in the outer one.
+        writer.write_name("fresh").unwrap();
+        writer.write_null().unwrap();
+        writer.write_map_end().unwrap();
+        let text = writer.into_string().unwrap();
+        let mut reader = JsonReader::from_str(&text);
+        assert!(sluice_core::testing::read_checked(&mut reader).is_ok());
+    }
+}
+
+#[test]
+fn keys_are_checked_the_same_whatever_the_sink_takes_and_whenever_the_buffer_is_flushed() {
+    // Random nested objects and arrays with keys from a small set, written with the check
+    // on twice: into a string, never flushed, and into a sink that takes a few bytes a
+    // call and often fails, flushed after random tokens. Every verdict must agree with a
+    // model (a set of keys per open object), and both outputs must be the same text.
+    let mut rng = sluice_core::testing::Rng::new(17);
+    for round in 0..40 {
+        let chunk = 1 + round % 7;
+        let options = checked(if round % 2 == 0 {
+            WriterOptions::condensed()
+        } else {
+            WriterOptions::pretty()
+        });
+        let mut whole = JsonWriter::for_string(options.clone());
+        let mut flushed = JsonWriter::new(
+            Stingy {
+                taken: Vec::new(),
+                chunk,
+                calls: 0,
+            },
+            options,
+        );
+        // Per open container: `Some(keys)` for an object, `None` for an array.
+        let mut model: Vec<Option<std::collections::HashSet<String>>> =
+            vec![Some(Default::default())];
+        whole.write_map_root(None).unwrap();
+        flushed.write_map_root(None).unwrap();
+        let mut steps = 0;
+        while !model.is_empty() {
+            steps += 1;
+            let in_object = model.last().unwrap().is_some();
+            let choice = rng.next() % 10;
+            if in_object {
+                // Longer than 8 bytes: equal fingerprints are then told apart by the bytes.
+                let n = rng.next() % 6;
+                let name = format!("member_{n}_of_the_object");
+                let as_number = rng.next().is_multiple_of(4);
+                let write = |writer: &mut dyn Writer| {
+                    if as_number {
+                        writer.write_u64(1_000_000_000_000 + n)
+                    } else {
+                        writer.write_name(&name)
+                    }
+                };
+                let text = if as_number {
+                    (1_000_000_000_000 + n).to_string()
+                } else {
+                    name.clone()
+                };
+                let new = model.last_mut().unwrap().as_mut().unwrap().insert(text);
+                for writer in [&mut whole as &mut dyn Writer, &mut flushed] {
+                    match write(writer) {
+                        Ok(()) => assert!(new, "round {round}: {name} written twice"),
+                        Err(err) => {
+                            assert!(!new, "round {round}: {name} refused");
+                            assert_eq!(err.code(), codes::DUPLICATE_KEY);
+                        }
+                    }
+                }
+                if !new {
+                    if choice < 3 || steps > 400 {
+                        model.pop();
+                        whole.write_map_end().unwrap();
+                        flushed.write_map_end().unwrap();
+                    }
+                    continue;
+                }
+            } else if choice < 3 || steps > 400 {
+                model.pop();
+                whole.write_array_end().unwrap();
+                flushed.write_array_end().unwrap();
+                continue;
+            }
+            // A value: a scalar, or a container (fewer when deep or late).
+            let open = if model.len() < 8 && steps < 300 {
+                rng.next() % 3
+            } else {
+                2
+            };
+            match open {
+                0 => {
+                    model.push(Some(Default::default()));
+                    whole.write_map_root(None).unwrap();
+                    flushed.write_map_root(None).unwrap();
+                }
+                1 => {
+                    model.push(None);
+                    whole.write_array_root(None).unwrap();
+                    flushed.write_array_root(None).unwrap();
+                }
+                _ => {
+                    whole.write_str("value").unwrap();
+                    flushed.write_str("value").unwrap();
+                }
+            }
+            if in_object && choice < 2 && open == 2 {
+                model.pop();
+                whole.write_map_end().unwrap();
+                flushed.write_map_end().unwrap();
+            }
+            if rng.next().is_multiple_of(3) {
+                let _ = flushed.flush();
+            }
+        }
+        while flushed.flush().is_err() {}
+        let (sink, unsent) = flushed.into_parts();
+        assert!(unsent.is_empty());
+        assert_eq!(
+            String::from_utf8(sink.taken).unwrap(),
+            whole.into_string().unwrap(),
+            "round {round}"
+        );
+    }
+}
