@@ -8,14 +8,15 @@
 //! whether it is its object's first: the tracker's objects deeper than the key's, and with a
 //! first key the one at its depth too (an earlier sibling), have ended since, and are closed
 //! then. So only key writes pay, and only with the check on.
+//!
+//! A key is checked once its text is written into the writer's buffer, and the tracker holds
+//! where it is there (as the reader's tracker holds keys of a slice) rather than a copy.
+//! Before the buffer drops bytes it hands to the sink, [`WrittenKeys::hand_over`] copies the
+//! keys of the objects still open, each once (as the reader does before an `io::Read` window
+//! moves on). Copying every key as it was checked cost 6% of `write_condensed_checked`'s
+//! instructions on `twitter.json`, 7% on `citm_catalog.json`.
 
 use crate::keys::{InputBytes, KeyBytes, KeyTracker};
-
-/// Keys are always handed over as copies: the tracker never looks into an input.
-const NO_INPUT: InputBytes<'static> = InputBytes {
-    bytes: &[],
-    offset: 0,
-};
 
 #[derive(Debug, Default)]
 pub(super) struct WrittenKeys {
@@ -23,6 +24,9 @@ pub(super) struct WrittenKeys {
     /// The writer's depth (open containers) of each object the tracker has open, innermost
     /// last; strictly increasing.
     depths: Vec<usize>,
+    /// How many bytes the writer has handed to its sink: the absolute offset of the first
+    /// byte of its buffer, which the tracker's offsets count from the output's start.
+    handed_over: usize,
 }
 
 impl WrittenKeys {
@@ -31,7 +35,8 @@ impl WrittenKeys {
     /// already. `first`: the key is its object's first, so the object is a new one.
     ///
     /// Keys are compared as written: escaping is deterministic, so two keys have the same
-    /// written text exactly when they have the same decoded text.
+    /// written text exactly when they have the same decoded text. The tracker keeps the
+    /// key's offset in the output rather than a copy, until [`Self::hand_over`].
     ///
     /// Inlined into the writer's one out-of-line call for a checked key: as calls of their
     /// own, this and the check around it cost more in saving and restoring registers than
@@ -49,7 +54,23 @@ impl WrittenKeys {
             self.tracker.open();
             self.depths.push(depth);
         }
-        self.tracker.insert(KeyBytes::Copy(&out[start..]), NO_INPUT)
+        let input = InputBytes {
+            bytes: out,
+            offset: self.handed_over,
+        };
+        let key = KeyBytes::Input(self.handed_over + start, &out[start..]);
+        self.tracker.insert(key, input)
+    }
+
+    /// Before the writer drops the first `handed` bytes of its buffer `out` (handed to the
+    /// sink): the keys of the open objects that are still held as offsets in it are
+    /// copied, each once.
+    pub(super) fn hand_over(&mut self, out: &[u8], handed: usize) {
+        self.tracker.detach_from_input(InputBytes {
+            bytes: out,
+            offset: self.handed_over,
+        });
+        self.handed_over += handed;
     }
 }
 
@@ -95,5 +116,26 @@ mod tests {
         // The next root object.
         assert!(write(&mut keys, out, b"a", 1, true));
         assert!(!write(&mut keys, out, b"a", 1, false));
+    }
+
+    #[test]
+    fn keys_of_open_objects_are_found_after_their_bytes_were_handed_over() {
+        let mut keys = WrittenKeys::default();
+        let out = &mut Vec::new();
+        assert!(write(&mut keys, out, b"outer", 1, true));
+        assert!(write(&mut keys, out, b"closed", 2, true));
+        assert!(write(&mut keys, out, b"inner", 2, true));
+        // All of the buffer handed over but 2 bytes, then the next key's bytes overwrite
+        // what the tracker pointed at.
+        keys.hand_over(out, out.len() - 2);
+        out.drain(..out.len() - 2);
+        out.fill(b'x');
+        assert!(!write(&mut keys, out, b"inner", 2, false));
+        assert!(write(&mut keys, out, b"other", 2, false));
+        keys.hand_over(out, 3);
+        out.drain(..3);
+        assert!(!write(&mut keys, out, b"other", 2, false));
+        assert!(!write(&mut keys, out, b"outer", 1, false));
+        assert!(write(&mut keys, out, b"closed", 1, false));
     }
 }
