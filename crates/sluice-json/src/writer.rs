@@ -154,8 +154,7 @@ pub struct WriterOptions {
     /// ([`DuplicateKeys::LastWins`](crate::DuplicateKeys::LastWins)), but other sources do:
     /// MessagePack map keys of other types with the same text, or a map written by hand.
     ///
-    /// Off by default. Off, condensed output pays nothing for it and pretty output one more
-    /// test a key (0.5% more instructions writing twitter.json). On, each key costs a lookup
+    /// Off by default. Off, it costs nothing. On, each key costs a lookup
     /// in a per-object set (a bit filter for objects up to 64 keys, a hash index beyond):
     /// 45% more instructions writing `twitter.json` condensed, 60% for `citm_catalog.json`
     /// (short objects, a key every other token), 32% and 34% in pretty output. The keys of
@@ -399,6 +398,13 @@ impl Level {
 /// Start of the line break in a pretty writer's `pad`: `", "` then `","` come first.
 const PAD_LINE: usize = 3;
 
+/// [`JsonWriter::key_mode`]: condensed output without the duplicate-key check.
+const KEYS_CONDENSED: u8 = 0;
+/// [`JsonWriter::key_mode`]: pretty output without the check.
+const KEYS_PRETTY: u8 = 1;
+/// [`JsonWriter::key_mode`]: `reject_duplicate_keys`, condensed or pretty.
+const KEYS_CHECKED: u8 = 2;
+
 /// Output is handed to the sink once this much is buffered.
 const FLUSH_AT: usize = 32 * 1024;
 
@@ -483,10 +489,11 @@ pub struct JsonWriter<W: io::Write> {
     pad: Vec<u8>,
     /// `": "` after keys rather than `":"`.
     colon_space: bool,
-    /// Keys leave the short paths of condensed output: pretty output, or
-    /// `reject_duplicate_keys`. One flag for both, tested where `pretty` alone was, so
-    /// that condensed output without the check pays nothing for it.
-    keys_not_condensed: bool,
+    /// How keys are written: [`KEYS_CONDENSED`], [`KEYS_PRETTY`] or [`KEYS_CHECKED`]. One
+    /// value for the three rather than two flags (pretty output tested a second flag for
+    /// every key, 0.5% of its instructions on twitter.json): compared with one constant,
+    /// then another, it costs the paths without the check what `pretty` alone did.
+    key_mode: u8,
     /// The keys written so far in the open objects, with `reject_duplicate_keys` once a key
     /// is written (boxed: a writer without the check carries one pointer).
     keys: Option<Box<unique::WrittenKeys>>,
@@ -540,7 +547,13 @@ impl<W: io::Write> JsonWriter<W> {
             sink,
             out: Vec::with_capacity(1024),
             colon_space: options.pretty && options.space_after_colon,
-            keys_not_condensed: options.pretty || options.reject_duplicate_keys,
+            key_mode: if options.reject_duplicate_keys {
+                KEYS_CHECKED
+            } else if options.pretty {
+                KEYS_PRETTY
+            } else {
+                KEYS_CONDENSED
+            },
             keys: None,
             options,
             slot: Slot::Root,
@@ -942,14 +955,15 @@ impl<W: io::Write> JsonWriter<W> {
     #[inline(always)]
     fn write_key_text(&mut self, key: &str) -> Result<()> {
         let slot = self.slot;
-        if slot == Slot::KeyNext && !self.keys_not_condensed {
+        let mode = self.key_mode;
+        if slot == Slot::KeyNext && mode == KEYS_CONDENSED {
             // Single pushes: they stay inline even in a caller too large for the slice
             // copy of `extend_from_slice` to be inlined (which then costs a call).
             self.out.push(b',');
             self.out.push(b'"');
-        } else if slot == Slot::KeyFirst && !self.keys_not_condensed {
+        } else if slot == Slot::KeyFirst && mode == KEYS_CONDENSED {
             self.out.push(b'"');
-        } else if self.options.reject_duplicate_keys {
+        } else if mode > KEYS_PRETTY {
             // Whole, out of line: the check adds nothing to where keys are written inline.
             return self.write_checked_key(key);
         } else {
