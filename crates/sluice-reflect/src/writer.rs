@@ -154,6 +154,16 @@ thread_local! {
 /// Stacks larger than this are freed rather than kept for the next writer.
 const SPARE_STACK_MAX: usize = 64;
 
+/// An emptied frame stack kept between writers by its owner (see
+/// [`PropertyWriter::with_stack`]): it holds no frames, so it points into no target.
+#[derive(Default)]
+pub(crate) struct FrameStack(Vec<Frame>);
+
+// SAFETY: the stack is always empty (see `into_stack`): it holds no pointer.
+unsafe impl Send for FrameStack {}
+// SAFETY: as above.
+unsafe impl Sync for FrameStack {}
+
 impl std::fmt::Debug for PropertyWriter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PropertyWriter")
@@ -318,6 +328,30 @@ impl<'a> PropertyWriter<'a> {
             stack: SPARE_STACK.try_with(Cell::take).unwrap_or_default(),
             marker: PhantomData,
         }
+    }
+
+    /// A writer into `target` that uses `stack` (an emptied stack from
+    /// [`into_stack`](Self::into_stack)) for its frames rather than the thread's spare one.
+    pub(crate) fn with_stack(target: &'a mut dyn Reflect, stack: FrameStack) -> PropertyWriter<'a> {
+        PropertyWriter {
+            root: NonNull::from(target),
+            root_written: false,
+            duplicate_keys: None,
+            stack: stack.0,
+            marker: PhantomData,
+        }
+    }
+
+    /// Ends the writer, giving back its frame stack, emptied, for a next writer's
+    /// [`with_stack`](Self::with_stack).
+    pub(crate) fn into_stack(mut self) -> FrameStack {
+        let mut stack = std::mem::take(&mut self.stack);
+        if stack.capacity() > SPARE_STACK_MAX {
+            return FrameStack::default();
+        }
+        // Emptied first: its frames point into the target this writer is done with.
+        stack.clear();
+        FrameStack(stack)
     }
 
     /// Ends the writer, keeping its frame stack, emptied, for the next writer made on this

@@ -556,3 +556,110 @@ fn a_read_that_fails_inside_nested_containers_leaves_nothing_to_the_next_read() 
         }
     }
 }
+
+/// Each text read with `TypedReads::read` (one `TypedReads` for all of them) and with
+/// `Deserializer::deserialize`: the values, or the errors' codes, spans and paths.
+fn reads_match_deserialize<T: Typed + PartialEq + std::fmt::Debug>(
+    table: &Deserializer,
+    texts: &[&'static str],
+) -> Vec<Result<T, sluice_core::ErrorCode>> {
+    // Keys are left to the table to check, as the typed NDJSON reads do.
+    let options = JsonOptions {
+        duplicate_keys: sluice_json::DuplicateKeys::LastWins,
+        ..JsonOptions::relaxed()
+    };
+    let reader =
+        |text: &'static str| JsonReader::new(SliceInput::new(text.as_bytes()), options.clone());
+    let registry = TypeRegistry::new();
+    let mut reads = table.typed_reads::<T>(&registry);
+    texts
+        .iter()
+        .map(|text| {
+            let got = reads.read(&mut reader(text));
+            let expected = table.deserialize::<T, _>(&mut reader(text), &registry);
+            match (&got, &expected) {
+                (Ok(got), Ok(expected)) => assert_eq!(got, expected, "{text}"),
+                (Err(got), Err(expected)) => {
+                    assert_eq!(got.code(), expected.code(), "{text}");
+                    assert_eq!(got.span(), expected.span(), "{text}");
+                    assert_eq!(
+                        got.path().map(ToString::to_string),
+                        expected.path().map(ToString::to_string),
+                        "{text}"
+                    );
+                }
+                _ => panic!("{text}: {got:?} against {expected:?}"),
+            }
+            got.map_err(|error| error.code())
+        })
+        .collect()
+}
+
+#[test]
+fn typed_reads_give_what_deserialize_gives_and_go_on_after_an_error() {
+    let table = builtin::pipe();
+    let results = reads_match_deserialize::<Config>(
+        &table,
+        &[
+            CONFIG,
+            // An error deep inside: the next value starts from an empty writer.
+            r#"{"name": "b", "items": [{"id": 1, "label": 2}]}"#,
+            r#"{"name": "c", "items": [{"id": 3, "colour": "red"}]}"#,
+            r#"{"name": "d", "level": "Low", "items": [{"id": 4, "label": "z"}]}"#,
+        ],
+    );
+    let codes: Vec<_> = results.iter().map(|r| r.as_ref().err().copied()).collect();
+    assert_eq!(
+        codes,
+        [
+            None,
+            Some(codes::WRONG_TYPE),
+            Some(codes::UNKNOWN_FIELD),
+            None
+        ]
+    );
+    assert_eq!(results[0], Ok(config()));
+    assert_eq!(
+        results[3]
+            .as_ref()
+            .map(|c| (c.name.as_str(), c.level, c.items[0].id)),
+        Ok(("d", Level::Low, 4))
+    );
+}
+
+#[test]
+fn typed_reads_apply_the_tables_handlers_and_key_checks() {
+    let mut table = builtin::pipe();
+    table.on_type::<Item>(|ctx| {
+        ctx.reader.skip()?;
+        *ctx.target.downcast_mut::<Item>().expect("an Item") = Item {
+            id: 99,
+            label: "by uuid".into(),
+        };
+        Ok(())
+    });
+    let results = reads_match_deserialize::<Config>(&table, &[CONFIG, CONFIG]);
+    for config in &results {
+        let config = config.as_ref().expect("a config");
+        assert!(config.items.iter().all(|item| item.id == 99));
+    }
+
+    const TWICE: sluice_core::ErrorCode = sluice_core::ErrorCode::new("test", "Twice");
+    let mut table = builtin::pipe();
+    table.check_duplicate_keys(Some(TWICE));
+    let results = reads_match_deserialize::<Item>(
+        &table,
+        &[
+            r#"{"id": 1, "id": 2, "label": "x"}"#,
+            r#"{"id": 3, "label": "y"}"#,
+        ],
+    );
+    assert_eq!(results[0], Err(TWICE));
+    assert_eq!(
+        results[1],
+        Ok(Item {
+            id: 3,
+            label: "y".into()
+        })
+    );
+}

@@ -446,7 +446,6 @@ pub mod msgpack {
 /// these functions per shard.
 pub mod ndjson {
     use std::io;
-    use std::marker::PhantomData;
 
     use sluice_core::Result;
     use sluice_json::parallel::ingest_records_into;
@@ -726,12 +725,12 @@ pub mod ndjson {
     /// an [`NdjsonReader`], so that both give the same items.
     struct TypedRecords<T, S> {
         reader: NdjsonReader<S>,
-        table: &'static sluice_reflect::handlers::Deserializer,
+        /// The table's reads of `T`: found once whether the table applies in `T`.
+        reads: sluice_reflect::handlers::TypedReads<'static, T>,
         /// Whether the last item was an error: if it was one in the input, its line is
         /// dropped before the next record is read.
         after_error: bool,
         done: bool,
-        marker: PhantomData<fn() -> T>,
     }
 
     // Without bounds, as the iterators' `Debug` has none.
@@ -748,10 +747,9 @@ pub mod ndjson {
             let (table, options) = crate::json::typed_read(JsonOptions::ndjson());
             TypedRecords {
                 reader: NdjsonReader::new(input, options),
-                table,
+                reads: table.typed_reads(&crate::built_in().registry),
                 after_error: false,
                 done: false,
-                marker: PhantomData,
             }
         }
 
@@ -789,10 +787,7 @@ pub mod ndjson {
                 Err(error) => return self.failed(error),
             };
             let line = record.line();
-            let value = match self
-                .table
-                .deserialize(&mut record, &crate::built_in().registry)
-            {
+            let value = match self.reads.read(&mut record) {
                 // Good only if its line holds nothing more: a second value on it is this
                 // record's error.
                 Ok(value) => record.finish().map(|()| value),

@@ -3,6 +3,7 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use sluice_core::error::SpanHint;
@@ -14,6 +15,7 @@ use uuid::Uuid;
 
 use super::rule_list::{Ranked, RuleList};
 use super::{EntrySet, KindKey, PlainRoots, TypeIdMap, TypePredicate, plain_closure};
+use crate::writer::FrameStack;
 use crate::{PropertyWriter, Reflect, TypeInfo, TypeKind, TypeRegistry, Typed, codes};
 
 /// A reader that can take tokens back, for lookahead by value (the `"$type"` search).
@@ -408,6 +410,116 @@ impl Deserializer {
         let read = session.run(&mut reader, &mut writer, Run::Stream);
         writer.recycle();
         read
+    }
+}
+
+impl Deserializer {
+    /// Whether nothing in the table applies anywhere in a value of type `info` (remembered
+    /// per registry state, as [`deserialize_into`](Self::deserialize_into) does).
+    fn is_plain(&self, info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
+        let stamp = registry.stamp();
+        if let Some(plain) = self.plain_roots.get(stamp, info) {
+            return plain;
+        }
+        let mut session = ReadSession {
+            table: self,
+            registry,
+            user: &mut (),
+            cache: TypeIdMap::default(),
+            base: Path::root(),
+        };
+        let plain = session.plain_subtree(info);
+        self.plain_roots.put(stamp, info, plain);
+        plain
+    }
+
+    /// A reader of many values of type `T` with this table and `registry`, one after another
+    /// (the records of an NDJSON stream): each [`read`](TypedReads::read) gives what
+    /// [`deserialize`](Self::deserialize) gives, without repeating per value the work that
+    /// depends only on `T` and the table.
+    #[must_use]
+    pub fn typed_reads<'d, T>(&'d self, registry: &'d TypeRegistry) -> TypedReads<'d, T> {
+        TypedReads {
+            table: self,
+            registry,
+            plain: None,
+            stack: FrameStack::default(),
+            marker: PhantomData,
+        }
+    }
+}
+
+/// Reads values of type `T` one after another with a [`Deserializer`] (see
+/// [`Deserializer::typed_reads`]).
+///
+/// Whether the table applies anywhere in `T` is found once, not for every value, and the
+/// writer's frame stack is kept here between values. Both borrows keep the table and the
+/// registry unchanged for as long as this lives, so the answer stays true.
+///
+/// ```
+/// use sluice_core::{Value, ValueReader};
+/// use sluice_reflect::handlers::builtin;
+/// use sluice_reflect::{Reflect, TypeRegistry};
+/// #[derive(Reflect, Default, Debug, PartialEq)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let (table, registry) = (builtin::pipe(), TypeRegistry::new());
+/// let mut reads = table.typed_reads::<Point>(&registry);
+/// let mut points = Vec::new();
+/// for x in [1u64, 2] {
+///     let input = Value::Map(vec![
+///         (Value::from("x"), Value::from(x)),
+///         (Value::from("y"), Value::from(0u64)),
+///     ]);
+///     points.push(reads.read(&mut ValueReader::new(&input))?);
+/// }
+/// assert_eq!(points, [Point { x: 1, y: 0 }, Point { x: 2, y: 0 }]);
+/// # Ok::<(), sluice_core::Error>(())
+/// ```
+pub struct TypedReads<'d, T> {
+    table: &'d Deserializer,
+    registry: &'d TypeRegistry,
+    /// Whether nothing in the table applies anywhere in `T`, once known.
+    plain: Option<bool>,
+    /// The frame stack of the last value's writer, emptied.
+    stack: FrameStack,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<T> std::fmt::Debug for TypedReads<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedReads")
+            .field("plain", &self.plain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Typed> TypedReads<'_, T> {
+    /// Reads a fresh `T` from `reader`, which must hold one value, then end: what
+    /// [`Deserializer::deserialize`] gives.
+    ///
+    /// # Errors
+    /// As [`Deserializer::deserialize`].
+    pub fn read<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<T> {
+        let mut value = T::reflect_default();
+        let plain = match self.plain {
+            Some(plain) => plain,
+            None => {
+                let plain = self.table.is_plain(value.type_info(), self.registry);
+                self.plain = Some(plain);
+                plain
+            }
+        };
+        if !plain {
+            self.table
+                .deserialize_into(reader, &mut value, self.registry, &mut ())?;
+            return Ok(value);
+        }
+        let mut writer = PropertyWriter::with_stack(&mut value, std::mem::take(&mut self.stack));
+        writer.check_duplicate_keys(self.table.duplicate_keys);
+        let copied = copy_plain::<_, false>(reader, &mut writer, self.table.skip_dollar_fields);
+        self.stack = writer.into_stack();
+        copied.map(|()| value)
     }
 }
 

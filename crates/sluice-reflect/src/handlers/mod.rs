@@ -38,7 +38,9 @@ mod rule_list;
 mod ser;
 mod trait_object;
 
-pub use de::{Deserializer, Lookahead, ReadAction, ReadContext, ReadHandler, ReadSession};
+pub use de::{
+    Deserializer, Lookahead, ReadAction, ReadContext, ReadHandler, ReadSession, TypedReads,
+};
 pub use entry_set::EntrySet;
 pub use marks::{KindKey, Mark, RegistryExtras, TraitObjectBox};
 pub use options::{FloatFormat, SerializeOptions, TypeTags};
