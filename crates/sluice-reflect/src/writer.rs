@@ -246,7 +246,7 @@ impl FieldsView {
     ) -> Option<usize> {
         // Field names and aliases are unique within a struct (the derive checks it), so a
         // match on the name alone is the answer `field_index` would give.
-        if infos.get(guess).is_some_and(|f| f.name == name) {
+        if infos.get(guess).is_some_and(|f| same_name(f.name, name)) {
             return Some(guess);
         }
         match self {
@@ -255,6 +255,34 @@ impl FieldsView {
             FieldsView::Variant(_) => infos.iter().position(|f| f.matches(name)),
         }
     }
+}
+
+/// Whether `a` and `b` are the same name. Names up to 16 bytes are compared with a few
+/// loads in line: `==` calls `memcmp`, which costs more than the comparison for the short
+/// names fields have, and this runs for every field read.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // Two loads that overlap cover every length in their range.
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
+        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// The `N` bytes of `bytes` from `at` (which the caller keeps in bounds).
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    let mut word = [0; N];
+    word.copy_from_slice(&bytes[at..at + N]);
+    word
 }
 
 fn field_mut_of(target: &mut dyn Reflect, owner: Owner, index: usize) -> Option<&mut dyn Reflect> {
@@ -1947,6 +1975,29 @@ impl PropertyWriter<'_> {
                 Err(error.with_path(path).with_type_path(type_path))
             }
             Err(error) => Err(error),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_name;
+
+    #[test]
+    fn names_compare_equal_only_when_every_byte_is_the_same_at_every_length() {
+        let long = "abcdefghijklmnopqrstuvwxyz";
+        for n in 0..long.len() {
+            let name = &long[..n];
+            assert!(same_name(name, name), "{name}");
+            // A different length never matches, even as a prefix.
+            assert!(!same_name(name, &long[..n + 1]), "{name}");
+            // One byte changed at any position is another name.
+            for at in 0..n {
+                let mut other = name.as_bytes().to_vec();
+                other[at] = b'_';
+                let other = String::from_utf8(other).expect("ASCII");
+                assert!(!same_name(name, &other), "{name} against {other}");
+            }
         }
     }
 }
