@@ -180,6 +180,25 @@ fn both_iterator_types_can_be_named() {
 }
 
 #[test]
+fn the_iterators_can_be_sent_to_and_shared_with_other_threads() {
+    // Their reads of `T` keep an emptied frame stack between records, which is declared
+    // `Send` and `Sync` by hand (a stack of frames holds pointers into its target).
+    fn shared<T: Sync>(_: &T) {}
+    let input = "[1, 2]\n[3, 4]\n";
+    let streamed = iter::<(u8, u8), _>(std::io::Cursor::new(input.as_bytes().to_vec()));
+    let in_memory = iter_slice::<(u8, u8)>(input.as_bytes());
+    shared(&streamed);
+    shared(&in_memory);
+    let (streamed, in_memory) = std::thread::scope(|scope| {
+        let streamed = scope.spawn(move || streamed.map(Result::unwrap).collect::<Vec<_>>());
+        let in_memory = scope.spawn(move || in_memory.map(Result::unwrap).collect::<Vec<_>>());
+        (streamed.join().unwrap(), in_memory.join().unwrap())
+    });
+    assert_eq!(streamed, [(1, 2), (3, 4)]);
+    assert_eq!(in_memory, streamed);
+}
+
+#[test]
 fn the_iterators_debug_output_names_their_type() {
     let input = "[1, 2]\n";
     assert!(format!("{:?}", iter::<(u8, u8), _>(input.as_bytes())).starts_with("Records"));
