@@ -164,8 +164,8 @@ fn replace_keeps_the_predicate_and_priority() {
     assert_eq!(table.rule_names(), builtin::json().rule_names());
 }
 
-#[test]
-fn uuid_handlers_come_after_rules_and_before_kind_handlers() {
+/// The pipe table with a handler for `Item` by its uuid, which reads every item as id 99.
+fn items_by_uuid() -> sluice_reflect::handlers::Deserializer {
     let mut table = builtin::pipe();
     table.on_type::<Item>(|ctx| {
         ctx.reader.skip()?;
@@ -175,6 +175,12 @@ fn uuid_handlers_come_after_rules_and_before_kind_handlers() {
         };
         Ok(())
     });
+    table
+}
+
+#[test]
+fn uuid_handlers_come_after_rules_and_before_kind_handlers() {
+    let mut table = items_by_uuid();
     let read = read_config(&table, CONFIG);
     assert!(read.items.iter().all(|item| item.id == 99));
     // A rule for the same type wins over the uuid handler.
@@ -629,15 +635,7 @@ fn typed_reads_give_what_deserialize_gives_and_go_on_after_an_error() {
 
 #[test]
 fn typed_reads_apply_the_tables_handlers_and_key_checks() {
-    let mut table = builtin::pipe();
-    table.on_type::<Item>(|ctx| {
-        ctx.reader.skip()?;
-        *ctx.target.downcast_mut::<Item>().expect("an Item") = Item {
-            id: 99,
-            label: "by uuid".into(),
-        };
-        Ok(())
-    });
+    let table = items_by_uuid();
     let results = reads_match_deserialize::<Config>(&table, &[CONFIG, CONFIG]);
     for config in &results {
         let config = config.as_ref().expect("a config");
