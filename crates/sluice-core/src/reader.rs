@@ -133,12 +133,30 @@ pub trait Reader {
     /// When the next token is not a number.
     fn read_number(&mut self) -> Result<Number<'_>>;
 
+    /// The error of a read of a kind this reader never produces: the default
+    /// [`read_blob`](Self::read_blob), [`read_ext`](Self::read_ext) and the set, struct,
+    /// option and enum reads return it. The default is
+    /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) at [`span`](Self::span); a reader
+    /// overrides it, rather than each of those reads, to name itself, to point at the token
+    /// it refuses, or to report instead the error in its input that stopped it.
+    ///
+    /// ```
+    /// use sluice_core::{codes, Reader, Value, ValueReader};
+    /// let value = Value::from(1u64);
+    /// let mut reader = ValueReader::new(&value);
+    /// assert_eq!(reader.read_enum().unwrap_err().code(), codes::UNSUPPORTED);
+    /// assert_eq!(reader.refuse_unsupported("reading an Enum").code(), codes::UNSUPPORTED);
+    /// ```
+    fn refuse_unsupported(&mut self, what: &str) -> Error {
+        Error::unsupported(what, "this reader").or_span(self.span())
+    }
+
     /// Reads a `Blob`.
     ///
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the format has raw bytes.
     fn read_blob(&mut self) -> Result<&[u8]> {
-        Err(Error::unsupported("reading a Blob", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading a Blob"))
     }
 
     /// Reads an `Ext`.
@@ -146,7 +164,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the format has extension values.
     fn read_ext(&mut self) -> Result<Ext<'_>> {
-        Err(Error::unsupported("reading an Ext", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading an Ext"))
     }
 
     /// Reads `MapRoot`; returns the number of entries when the format knows it up front.
@@ -178,7 +196,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces sets.
     fn read_set_root(&mut self) -> Result<Option<usize>> {
-        Err(Error::unsupported("reading a SetRoot", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading a SetRoot"))
     }
 
     /// Reads `SetEnd`.
@@ -186,7 +204,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces sets.
     fn read_set_end(&mut self) -> Result<()> {
-        Err(Error::unsupported("reading a SetEnd", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading a SetEnd"))
     }
 
     /// Reads `StructRoot`; returns the struct's type name and its number of fields when known
@@ -195,7 +213,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces structs.
     fn read_struct_root(&mut self) -> Result<(&str, Option<usize>)> {
-        Err(Error::unsupported("reading a StructRoot", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading a StructRoot"))
     }
 
     /// Reads `StructEnd`.
@@ -203,7 +221,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces structs.
     fn read_struct_end(&mut self) -> Result<()> {
-        Err(Error::unsupported("reading a StructEnd", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading a StructEnd"))
     }
 
     /// Reads `OptionRoot` (native data only); then comes `Null` or one value, then `OptionEnd`.
@@ -211,7 +229,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces options.
     fn read_option_root(&mut self) -> Result<()> {
-        Err(Error::unsupported("reading an OptionRoot", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading an OptionRoot"))
     }
 
     /// Reads `OptionEnd`.
@@ -219,7 +237,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces options.
     fn read_option_end(&mut self) -> Result<()> {
-        Err(Error::unsupported("reading an OptionEnd", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading an OptionEnd"))
     }
 
     /// Reads an `Enum` token (native data only).
@@ -227,7 +245,7 @@ pub trait Reader {
     /// # Errors
     /// [`UNSUPPORTED`](crate::codes::UNSUPPORTED) unless the reader produces enums.
     fn read_enum(&mut self) -> Result<EnumToken<'_>> {
-        Err(Error::unsupported("reading an Enum", "this reader").or_span(self.span()))
+        Err(self.refuse_unsupported("reading an Enum"))
     }
 
     /// Skips the next whole value (a scalar, or a container with everything inside it).

@@ -3754,40 +3754,10 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(())
     }
 
-    fn read_blob(&mut self) -> Result<&[u8]> {
-        Err(self.unsupported("reading a Blob"))
-    }
-
-    fn read_ext(&mut self) -> Result<sluice_core::Ext<'_>> {
-        Err(self.unsupported("reading an Ext"))
-    }
-
-    fn read_set_root(&mut self) -> Result<Option<usize>> {
-        Err(self.unsupported("reading a SetRoot"))
-    }
-
-    fn read_set_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading a SetEnd"))
-    }
-
-    fn read_struct_root(&mut self) -> Result<(&str, Option<usize>)> {
-        Err(self.unsupported("reading a StructRoot"))
-    }
-
-    fn read_struct_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading a StructEnd"))
-    }
-
-    fn read_option_root(&mut self) -> Result<()> {
-        Err(self.unsupported("reading an OptionRoot"))
-    }
-
-    fn read_option_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading an OptionEnd"))
-    }
-
-    fn read_enum(&mut self) -> Result<sluice_core::EnumToken<'_>> {
-        Err(self.unsupported("reading an Enum"))
+    /// A read of a kind JSON never has (raw bytes, extensions, sets, structs, options,
+    /// enums): the token stays unread, and a stopped reader reports its error instead.
+    fn refuse_unsupported(&mut self, what: &str) -> Error {
+        self.unsupported(what)
     }
 
     /// Skips one whole value (or one key), validating everything inside it.

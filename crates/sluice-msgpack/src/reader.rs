@@ -9,9 +9,7 @@
 
 use std::io;
 
-use sluice_core::{
-    Entry, EnumToken, Error, Ext, Number, Reader, Result, Span, codes as core_codes,
-};
+use sluice_core::{Entry, Error, Ext, Number, Reader, Result, Span, codes as core_codes};
 
 use crate::head::{self, Head, HeadError, Kind};
 use crate::input::{Input, ReadInput, SliceInput};
@@ -853,34 +851,10 @@ impl<I: Input> Reader for MsgPackReader<I> {
         read_f64 -> f64 = to_f64;
     }
 
-    // Overridden so that a reader that stopped at an error in the input reports it to these
-    // reads too.
-    fn read_set_root(&mut self) -> Result<Option<usize>> {
-        Err(self.unsupported("reading a SetRoot"))
-    }
-
-    fn read_set_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading a SetEnd"))
-    }
-
-    fn read_struct_root(&mut self) -> Result<(&str, Option<usize>)> {
-        Err(self.unsupported("reading a StructRoot"))
-    }
-
-    fn read_struct_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading a StructEnd"))
-    }
-
-    fn read_option_root(&mut self) -> Result<()> {
-        Err(self.unsupported("reading an OptionRoot"))
-    }
-
-    fn read_option_end(&mut self) -> Result<()> {
-        Err(self.unsupported("reading an OptionEnd"))
-    }
-
-    fn read_enum(&mut self) -> Result<EnumToken<'_>> {
-        Err(self.unsupported("reading an Enum"))
+    // So that a reader that stopped at an error in the input reports it to the reads of
+    // kinds MessagePack never has (sets, structs, options, enums) too.
+    fn refuse_unsupported(&mut self, what: &str) -> Error {
+        self.unsupported(what)
     }
 
     #[inline]
