@@ -10,7 +10,8 @@
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
 //! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
-//! `scan_number_text` (that scan with numbers read as text, not converted),
+//! `scan_number_text` (that scan with numbers read as text, not converted), `scan_relaxed`
+//! (the slice scan with `JsonOptions::relaxed()`, as the `relaxed` bench reads),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_checked` /
@@ -94,6 +95,13 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             "scan_number_text" => drop(black_box(
                 sluice_benches::scan_number_text(&mut last_wins_reader())
                     .map_err(|e| e.render())?,
+            )),
+            "scan_relaxed" => drop(black_box(
+                sluice_benches::scan(
+                    &mut JsonReader::from_slice(black_box(bytes))
+                        .with_options(sluice_json::JsonOptions::relaxed()),
+                )
+                .map_err(|e| e.render())?,
             )),
             "scan_io" => drop(black_box(
                 sluice_benches::scan(&mut JsonReader::from_read(black_box(bytes)))
@@ -292,7 +300,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!(
-            "usage: reflect_profile canada|citm_catalog|twitter|canada_exponents|wikipedia OPERATION N"
+            "usage: reflect_profile canada|citm_catalog|twitter[_exponents|_relaxed]|wikipedia OPERATION N"
         );
         return ExitCode::FAILURE;
     };
@@ -313,17 +321,22 @@ fn main() -> ExitCode {
             }
         };
     }
-    // `canada_exponents` is canada.json with its numbers in scientific notation.
-    let (file, derived) = match file.strip_suffix("_exponents") {
-        Some(base) => (base, true),
-        None => (file.as_str(), false),
+    // `canada_exponents` is canada.json with its numbers in scientific notation;
+    // `<file>_relaxed` is the file as the `relaxed` bench rewrites it (comments, trailing
+    // commas).
+    let (file, derived) = if let Some(base) = file.strip_suffix("_exponents") {
+        (base, Some(sluice_benches::with_exponents as fn(&[u8]) -> Vec<u8>))
+    } else if let Some(base) = file.strip_suffix("_relaxed") {
+        (base, Some(sluice_benches::relaxed_variant as fn(&[u8]) -> Vec<u8>))
+    } else {
+        (file.as_str(), None)
     };
     let Some(mut bytes) = corpus(&format!("bench/{file}.json")) else {
         eprintln!("bench/{file}.json is not in the corpus");
         return ExitCode::FAILURE;
     };
-    if derived {
-        bytes = sluice_benches::with_exponents(&bytes);
+    if let Some(derive) = derived {
+        bytes = derive(&bytes);
     }
     let Ok(text) = String::from_utf8(bytes) else {
         eprintln!("bench/{file}.json is not UTF-8");
