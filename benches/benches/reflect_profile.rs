@@ -310,7 +310,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!(
-            "usage: reflect_profile canada|citm_catalog|twitter[_exponents|_relaxed]|wikipedia OPERATION N"
+            "usage: reflect_profile canada|citm_catalog|twitter[_exponents|_relaxed|_line_comments]|wikipedia OPERATION N"
         );
         return ExitCode::FAILURE;
     };
@@ -333,11 +333,22 @@ fn main() -> ExitCode {
     }
     // `canada_exponents` is canada.json with its numbers in scientific notation;
     // `<file>_relaxed` is the file as the `relaxed` bench rewrites it (comments, trailing
-    // commas).
+    // commas), `<file>_line_comments` the same with line comments.
     let (file, derived) = if let Some(base) = file.strip_suffix("_exponents") {
-        (base, Some(sluice_benches::with_exponents as fn(&[u8]) -> Vec<u8>))
+        (
+            base,
+            Some(sluice_benches::with_exponents as fn(&[u8]) -> Vec<u8>),
+        )
     } else if let Some(base) = file.strip_suffix("_relaxed") {
-        (base, Some(sluice_benches::relaxed_variant as fn(&[u8]) -> Vec<u8>))
+        (
+            base,
+            Some(sluice_benches::relaxed_variant as fn(&[u8]) -> Vec<u8>),
+        )
+    } else if let Some(base) = file.strip_suffix("_line_comments") {
+        (
+            base,
+            Some(sluice_benches::line_comment_variant as fn(&[u8]) -> Vec<u8>),
+        )
     } else {
         (file.as_str(), None)
     };

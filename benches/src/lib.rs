@@ -209,6 +209,18 @@ impl<'de> serde::de::Visitor<'de> for EveryToken {
 /// bracket that follows a value. Strings are left untouched.
 #[must_use]
 pub fn relaxed_variant(json: &[u8]) -> Vec<u8> {
+    relaxed_variant_with(json, b", /* c */")
+}
+
+/// [`relaxed_variant`] with a line comment after every comma (`, // c` and a line break)
+/// instead of a block comment: the other way people annotate configuration.
+#[must_use]
+pub fn line_comment_variant(json: &[u8]) -> Vec<u8> {
+    relaxed_variant_with(json, b", // c\n")
+}
+
+/// [`relaxed_variant`] with `comma` written for every comma outside strings.
+fn relaxed_variant_with(json: &[u8], comma: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(json.len() + json.len() / 4);
     out.extend_from_slice(b"// generated relaxed variant\n");
     let mut in_string = false;
@@ -234,7 +246,7 @@ pub fn relaxed_variant(json: &[u8]) -> Vec<u8> {
                 out.push(byte);
             }
             b',' => {
-                out.extend_from_slice(b", /* c */");
+                out.extend_from_slice(comma);
                 after_value = false;
             }
             b']' | b'}' => {
