@@ -1266,10 +1266,39 @@ impl<S: Input> JsonReader<S> {
         self.skip_whitespace_slow()
     }
 
+    /// [`Self::skip_whitespace`] that also steps over short comments on one line when
+    /// comments are on, as people put them in configuration (`, // note`, `/* x */`),
+    /// without a call. For the lexer's general paths, where a comment leads: the common
+    /// paths stop at a `/` and come here.
+    #[inline(always)]
+    fn skip_whitespace_and_comments(&mut self) -> Result<Option<u8>> {
+        let window = self.input.window();
+        let mut at = self.pos;
+        loop {
+            if let Some((next, byte)) = scan::next_token_byte(window, at) {
+                self.pos = next;
+                return Ok(Some(byte));
+            }
+            if !self.options.comments {
+                break;
+            }
+            let start = scan::plain_space_end(window, at);
+            let Some(len) = scan::short_comment(&window[start..]) else {
+                break;
+            };
+            at = start + len;
+        }
+        self.pos = at;
+        self.skip_whitespace_slow()
+    }
+
     #[cold]
     #[inline(never)]
     fn skip_whitespace_slow(&mut self) -> Result<Option<u8>> {
         loop {
+            // Plain whitespace in the window at once; the loop below takes what stopped it
+            // (a comment, the window's end, JSON5 whitespace, a token).
+            self.pos = scan::plain_space_end(self.input.window(), self.pos);
             if !self.ensure(0, 1)? {
                 return Ok(None);
             }
@@ -1330,6 +1359,10 @@ impl<S: Input> JsonReader<S> {
         match self.rest().get(1) {
             Some(b'/') => {
                 self.pos += 2;
+                if let Some(len) = scan::short_line_comment(self.rest()) {
+                    self.pos += len;
+                    return Ok(true);
+                }
                 self.comment_open = b"//";
                 let separators = self.options.json5_whitespace;
                 loop {
@@ -1370,10 +1403,14 @@ impl<S: Input> JsonReader<S> {
             }
             Some(b'*') => {
                 self.pos += 2;
+                if let Some(len) = scan::short_block_comment(self.rest()) {
+                    self.pos += len;
+                    return Ok(true);
+                }
                 self.comment_open = b"/*";
                 loop {
                     let rest = self.rest();
-                    let close = memchr::memmem::find(rest, b"*/");
+                    let close = scan::block_comment_end(rest);
                     // An NDJSON record is one line, and so is what lies between records: a
                     // comment must close on its line, or the line ends inside it, as for a
                     // reader of that line alone (the parallel ingestion's).
@@ -1816,7 +1853,7 @@ impl<S: Input> JsonReader<S> {
         // The `,` or the end after an entry mostly follows it directly, indented or not.
         let mut byte = match self.input.window().get(self.pos) {
             Some(&byte) if after_entry && (byte == b',' || byte == close) => byte,
-            _ => match self.skip_whitespace()? {
+            _ => match self.skip_whitespace_and_comments()? {
                 Some(byte) => byte,
                 None => return Err(self.eof_error()),
             },
@@ -1829,7 +1866,7 @@ impl<S: Input> JsonReader<S> {
                 } else {
                     State::ArrayAfterComma
                 };
-                let Some(next) = self.skip_whitespace()? else {
+                let Some(next) = self.skip_whitespace_and_comments()? else {
                     return Err(self.eof_error());
                 };
                 if next == close && !self.options.trailing_commas {

@@ -317,6 +317,118 @@ pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8
     }
 }
 
+/// Where the run of plain whitespace (space, tab, line feed, carriage return) from `at`
+/// ends: the offset of the first other byte, or the window's length. The general path's
+/// [`next_token_byte`], which keeps the offset where it stops for a comment.
+#[inline(always)]
+pub(crate) fn plain_space_end(window: &[u8], mut at: usize) -> usize {
+    while let Some(&byte) = window.get(at) {
+        if BYTE_CLASS[usize::from(byte)] != ByteClass::Space {
+            break;
+        }
+        at += 1;
+        while window.get(at..at + 8) == Some(SPACES.as_slice()) {
+            at += 8;
+        }
+    }
+    at
+}
+
+/// The offset of the first `*/` in `bytes`, which ends a block comment.
+///
+/// A search for the `*` and a look at the byte after it: `memmem::find` builds a searcher
+/// for its needle on every call, which costs more than a short comment's whole scan.
+#[inline]
+pub(crate) fn block_comment_end(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = memchr::memchr(b'*', &bytes[from..]) {
+        let star = from + found;
+        if bytes.get(star + 1) == Some(&b'/') {
+            return Some(star);
+        }
+        from = star + 1;
+    }
+    None
+}
+
+/// How far a short block comment on one line, in ASCII, goes: `bytes` starts after its
+/// `/*`, and the answer counts its text and the closing `*/`. Most comments written by
+/// hand close within a few words, and those are stepped over here, a word at a time with
+/// no call; `None` leaves the rest to the general path: a `*/` not within the first 32
+/// bytes or so, text that is not ASCII (to be checked as UTF-8), a line feed (in NDJSON a
+/// comment must close on its line), the window's end too close.
+#[inline(always)]
+pub(crate) fn short_block_comment(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < 32 && at + 8 <= bytes.len() {
+        let word = load(bytes, at);
+        let stars = zero_bytes(word ^ (LO * u64::from(b'*')));
+        // Bytes that send the comment to the general path: not ASCII, or a line feed.
+        let general = (word | zero_bytes(word ^ (LO * u64::from(b'\n')))) & HI;
+        if stars == 0 {
+            if general != 0 {
+                return None;
+            }
+            at += 8;
+            continue;
+        }
+        // The lowest mark is exact, and none of those bytes may come before it (a line
+        // feed's marks above its own byte do not matter: they are after it).
+        let star = (stars.trailing_zeros() / 8) as usize;
+        if general & ((1u64 << (star * 8)) - 1) != 0 {
+            return None;
+        }
+        if bytes.get(at + star + 1) == Some(&b'/') {
+            return Some(at + star + 2);
+        }
+        at += star + 1;
+    }
+    None
+}
+
+/// How long a short ASCII line comment's text is: `bytes` starts after its `//`, and the
+/// answer is the offset of the line feed or carriage return that ends it, which stays for
+/// the whitespace step. `None` when neither comes within the first 64 bytes or so, or a
+/// byte that is not ASCII comes first (to be checked as UTF-8, and with JSON5 whitespace a
+/// line separator may end the comment), or the window's end is too close: the general path
+/// decides those.
+#[inline(always)]
+pub(crate) fn short_line_comment(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < 64 && at + 8 <= bytes.len() {
+        let word = load(bytes, at);
+        // The lowest mark of each is exact, so the lowest of both is too.
+        let ends =
+            zero_bytes(word ^ (LO * u64::from(b'\n'))) | zero_bytes(word ^ (LO * u64::from(b'\r')));
+        if ends == 0 {
+            if word & HI != 0 {
+                return None;
+            }
+            at += 8;
+            continue;
+        }
+        let end = (ends.trailing_zeros() / 8) as usize;
+        if word & HI & ((1u64 << (end * 8)) - 1) != 0 {
+            return None;
+        }
+        return Some(at + end);
+    }
+    None
+}
+
+/// How long the short comment that opens `bytes` is (see [`short_block_comment`] and
+/// [`short_line_comment`]): the whole block comment, or a line comment up to the line feed
+/// or carriage return that ends it. `None` when `bytes` opens no comment or one that the
+/// general path must step over.
+#[inline(always)]
+pub(crate) fn short_comment(bytes: &[u8]) -> Option<usize> {
+    match bytes.get(..2)? {
+        b"/*" => short_block_comment(&bytes[2..]).map(|len| len + 2),
+        b"//" => short_line_comment(&bytes[2..]).map(|len| len + 2),
+        _ => None,
+    }
+}
+
 /// Whether `byte` is printable ASCII other than `/`: a byte a token starts at under every
 /// option, since whitespace, comments and JSON5 whitespace all begin outside that range.
 /// `false` also for control bytes, which [`next_token_byte`] would hand to the lexer too:
@@ -753,6 +865,110 @@ pub(crate) fn is_json_number(text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Texts of up to 80 bytes drawn from the bytes that matter to a comment's end (`*`,
+    /// `/`, line breaks, a two-byte character) and filler.
+    fn comment_texts() -> Vec<Vec<u8>> {
+        let pieces: [&[u8]; 8] = [
+            b"a",
+            b" ",
+            b"*",
+            b"/",
+            b"\n",
+            b"\r",
+            "\u{e9}".as_bytes(),
+            b"**",
+        ];
+        let mut rng = sluice_core::testing::Rng::new(42);
+        (0..20_000)
+            .map(|_| {
+                let len = (rng.next() % 40) as usize;
+                let mut text = Vec::new();
+                for _ in 0..len {
+                    // Mostly filler, so that ends come at every distance.
+                    let piece = rng.next() % 48;
+                    text.extend_from_slice(pieces.get(piece as usize).unwrap_or(&b"x".as_slice()));
+                }
+                // Half of them with both ends somewhere, and room after them.
+                if rng.next().is_multiple_of(2) {
+                    let at = (rng.next() % (text.len() as u64 + 1)) as usize;
+                    text.splice(at..at, b"*/\n".iter().copied());
+                    text.extend_from_slice(b", 1, 2, 3, 4, 5, 6");
+                }
+                text
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_short_block_comment_ends_at_the_first_star_slash_or_is_left_to_the_general_path() {
+        let mut taken = 0;
+        for text in comment_texts() {
+            let general = block_comment_end(&text);
+            let Some(len) = short_block_comment(&text) else {
+                continue;
+            };
+            taken += 1;
+            let end = general.expect("a short comment has an end");
+            assert_eq!(len, end + 2, "{text:?}");
+            // Only ASCII text on one line is taken.
+            assert!(
+                text[..end].iter().all(|&b| b.is_ascii() && b != b'\n'),
+                "{text:?}"
+            );
+        }
+        // Most of the texts with an early end are taken.
+        assert!(taken > 5_000, "{taken}");
+        assert_eq!(
+            short_block_comment(b"*/"),
+            None,
+            "the window's end is too close"
+        );
+        assert_eq!(short_block_comment(b" c */ 1, 2, 3"), Some(5));
+        assert_eq!(short_block_comment(b"**/ 1, 2, 3, 4"), Some(3));
+        assert_eq!(short_block_comment(b" a\nb */ 1, 2, 3"), None);
+        assert_eq!(short_block_comment("\u{e9} */ 1, 2, 3".as_bytes()), None);
+        // An `*/` beyond the first 32 bytes or so is the general path's.
+        let long = [b"x".repeat(60), b"*/ 1, 2, 3, 4".to_vec()].concat();
+        assert_eq!(short_block_comment(&long), None);
+    }
+
+    #[test]
+    fn a_short_line_comment_ends_before_its_line_break_or_is_left_to_the_general_path() {
+        let mut taken = 0;
+        for text in comment_texts() {
+            let Some(len) = short_line_comment(&text) else {
+                continue;
+            };
+            taken += 1;
+            let end = text.iter().position(|&b| b == b'\n' || b == b'\r');
+            assert_eq!(Some(len), end, "{text:?}");
+            assert!(text[..len].is_ascii(), "{text:?}");
+        }
+        assert!(taken > 5_000, "{taken}");
+        assert_eq!(short_line_comment(b" note\r\n 1, 2, 3"), Some(5));
+        assert_eq!(
+            short_line_comment(b" note"),
+            None,
+            "the window's end is too close"
+        );
+        assert_eq!(
+            short_line_comment("\u{e9}\n 1, 2, 3, 4, 5".as_bytes()),
+            None
+        );
+        // The general path also looks for U+2028 (0xE2 first) when JSON5 whitespace is on.
+        assert_eq!(short_line_comment("\u{2028} 1, 2, 3, 4".as_bytes()), None);
+    }
+
+    #[test]
+    fn a_short_comment_is_only_one_that_opens_the_bytes() {
+        assert_eq!(short_comment(b"/* c */ 1, 2, 3, 4, 5"), Some(7));
+        assert_eq!(short_comment(b"// c\n 1, 2, 3, 4, 5"), Some(4));
+        assert_eq!(short_comment(b"/ c */ 1, 2, 3, 4, 5"), None);
+        assert_eq!(short_comment(b" /* c */ 1, 2, 3, 4"), None);
+        assert_eq!(short_comment(b"/"), None);
+        assert_eq!(short_comment(b""), None);
+    }
 
     #[test]
     fn special_bytes_are_found_at_every_position_of_a_word() {

@@ -1127,6 +1127,65 @@ fn a_comment_may_stand_in_any_gap_between_tokens_and_at_either_end() {
 }
 
 #[test]
+fn comments_of_every_length_read_as_the_spaces_they_stand_in_for() {
+    // Short ASCII comments on one line are stepped over in line by the lexer, the rest by
+    // its general path: lengths around a word and around where the short step gives up,
+    // and texts that send a comment to the general path at different places.
+    let mut texts: Vec<String> = [
+        0, 1, 5, 6, 7, 8, 9, 15, 16, 17, 29, 30, 31, 32, 33, 40, 62, 63, 64, 65, 70,
+    ]
+    .iter()
+    .map(|&len| "c".repeat(len))
+    .collect();
+    for text in [
+        "a * b",
+        "**",
+        "*",
+        "/",
+        "*x/",
+        " \u{e9} ",
+        "\u{4e2d}\u{1f600}",
+        "ab\ncd",
+        "\r",
+    ] {
+        texts.push(text.to_owned());
+        texts.push(format!("{}{text}", "x".repeat(13)));
+    }
+    let templates = [
+        "[1,@2]",
+        "[1,@]",
+        "{@\"a\":1,@\"b\":[@],\"c\":{}@}",
+        "@[true@,@null]@",
+    ];
+    for text in &texts {
+        for (open, close) in [("/*", "*/"), ("//", "\n")] {
+            if open == "//" && (text.contains('\n') || text.contains('\r')) {
+                continue;
+            }
+            let comment = format!("{open}{text}{close}");
+            // The same number of bytes, line breaks kept.
+            let blank: String = comment
+                .bytes()
+                .map(|b| if b == b'\n' { '\n' } else { ' ' })
+                .collect::<String>()
+                + &" ".repeat(comment.len() - comment.chars().count());
+            for template in templates {
+                let document = template.replace('@', &comment);
+                let expected = read_slice(
+                    template.replace('@', &blank).as_bytes(),
+                    &JsonOptions::relaxed(),
+                );
+                assert_eq!(
+                    outcome(read(&document, &JsonOptions::relaxed())),
+                    outcome(expected),
+                    "{document:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn what_only_looks_like_a_comment_is_refused_at_its_first_byte() {
     assert_errors(
         &comments_only(),
