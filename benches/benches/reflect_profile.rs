@@ -11,7 +11,8 @@
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
 //! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
 //! `scan_number_text` (that scan with numbers read as text, not converted), `scan_relaxed`
-//! (the slice scan with `JsonOptions::relaxed()`, as the `relaxed` bench reads),
+//! (the slice scan with `JsonOptions::relaxed()`, as the `relaxed` bench reads), `scan_json5`
+//! (the same with `JsonOptions::json5()`, for the `_json5` files),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_checked` /
@@ -52,10 +53,10 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
     use sluice_json::{JsonReader, JsonWriter, NdjsonWriter, WriterOptions};
     use sluice_msgpack::{MsgPackReader, MsgPackWriter};
     let bytes = text.as_bytes();
-    // Relaxed options read the standard files as strict ones do, and read the `_relaxed`
-    // files too; serde_json gets the same data written as strict JSON.
+    // JSON5 options read the standard files as strict ones do, and read the derived files
+    // too; serde_json gets the same data written as strict JSON.
     let tokens = Token::read_all(
-        &mut JsonReader::from_slice(bytes).with_options(sluice_json::JsonOptions::relaxed()),
+        &mut JsonReader::from_slice(bytes).with_options(sluice_json::JsonOptions::json5()),
     )
     .map_err(|e| e.render())?;
     let strict = {
@@ -110,6 +111,13 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
                 sluice_benches::scan(
                     &mut JsonReader::from_slice(black_box(bytes))
                         .with_options(sluice_json::JsonOptions::relaxed()),
+                )
+                .map_err(|e| e.render())?,
+            )),
+            "scan_json5" => drop(black_box(
+                sluice_benches::scan(
+                    &mut JsonReader::from_slice(black_box(bytes))
+                        .with_options(sluice_json::JsonOptions::json5()),
                 )
                 .map_err(|e| e.render())?,
             )),
@@ -310,7 +318,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!(
-            "usage: reflect_profile canada|citm_catalog|twitter[_exponents|_relaxed|_line_comments]|wikipedia OPERATION N"
+            "usage: reflect_profile FILE OPERATION N, FILE one of canada, citm_catalog, \
+             twitter (with _exponents, _relaxed, _line_comments or _json5) or wikipedia"
         );
         return ExitCode::FAILURE;
     };
@@ -331,27 +340,21 @@ fn main() -> ExitCode {
             }
         };
     }
-    // `canada_exponents` is canada.json with its numbers in scientific notation;
-    // `<file>_relaxed` is the file as the `relaxed` bench rewrites it (comments, trailing
-    // commas), `<file>_line_comments` the same with line comments.
-    let (file, derived) = if let Some(base) = file.strip_suffix("_exponents") {
-        (
-            base,
-            Some(sluice_benches::with_exponents as fn(&[u8]) -> Vec<u8>),
-        )
-    } else if let Some(base) = file.strip_suffix("_relaxed") {
-        (
-            base,
-            Some(sluice_benches::relaxed_variant as fn(&[u8]) -> Vec<u8>),
-        )
-    } else if let Some(base) = file.strip_suffix("_line_comments") {
-        (
-            base,
-            Some(sluice_benches::line_comment_variant as fn(&[u8]) -> Vec<u8>),
-        )
-    } else {
-        (file.as_str(), None)
-    };
+    // Files derived from a bench file, named by a suffix: `canada_exponents` is canada.json
+    // with its numbers in scientific notation; `<file>_relaxed` is the file as the `relaxed`
+    // bench rewrites it (comments, trailing commas), `<file>_line_comments` the same with
+    // line comments, `<file>_json5` that file with unquoted keys and single-quoted strings.
+    type Derive = fn(&[u8]) -> Vec<u8>;
+    let derivations: [(&str, Derive); 4] = [
+        ("_exponents", sluice_benches::with_exponents),
+        ("_relaxed", sluice_benches::relaxed_variant),
+        ("_line_comments", sluice_benches::line_comment_variant),
+        ("_json5", sluice_benches::json5_variant),
+    ];
+    let (file, derived) = derivations
+        .iter()
+        .find_map(|&(suffix, derive)| Some((file.strip_suffix(suffix)?, Some(derive))))
+        .unwrap_or((file.as_str(), None));
     let Some(mut bytes) = corpus(&format!("bench/{file}.json")) else {
         eprintln!("bench/{file}.json is not in the corpus");
         return ExitCode::FAILURE;

@@ -219,6 +219,67 @@ pub fn line_comment_variant(json: &[u8]) -> Vec<u8> {
     relaxed_variant_with(json, b", // c\n")
 }
 
+/// A JSON5 variant of a JSON document: [`relaxed_variant`], then every key that is an ASCII
+/// identifier written without quotes, and every other string in single quotes (`"` unescaped,
+/// `'` escaped). Read with `JsonOptions::json5()`.
+#[must_use]
+pub fn json5_variant(json: &[u8]) -> Vec<u8> {
+    let relaxed = relaxed_variant(json);
+    let mut out = Vec::with_capacity(relaxed.len());
+    let mut at = 0;
+    while at < relaxed.len() {
+        let byte = relaxed[at];
+        if byte != b'"' {
+            out.push(byte);
+            at += 1;
+            continue;
+        }
+        // The string's content, up to its closing quote.
+        let start = at + 1;
+        let mut end = start;
+        while relaxed[end] != b'"' {
+            end += if relaxed[end] == b'\\' { 2 } else { 1 };
+        }
+        let content = &relaxed[start..end];
+        at = end + 1;
+        let next = relaxed[at..].iter().find(|b| !b.is_ascii_whitespace());
+        let identifier = content
+            .first()
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'$')
+            && content
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
+        if next == Some(&b':') && identifier {
+            out.extend_from_slice(content);
+            continue;
+        }
+        out.push(b'\'');
+        let mut i = 0;
+        while i < content.len() {
+            match content[i] {
+                b'\\' if content[i + 1] == b'"' => {
+                    out.push(b'"');
+                    i += 2;
+                }
+                b'\\' => {
+                    out.extend_from_slice(&content[i..i + 2]);
+                    i += 2;
+                }
+                b'\'' => {
+                    out.extend_from_slice(b"\\'");
+                    i += 1;
+                }
+                other => {
+                    out.push(other);
+                    i += 1;
+                }
+            }
+        }
+        out.push(b'\'');
+    }
+    out
+}
+
 /// [`relaxed_variant`] with `comma` written for every comma outside strings.
 fn relaxed_variant_with(json: &[u8], comma: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(json.len() + json.len() / 4);
@@ -316,6 +377,16 @@ mod tests {
         assert_eq!(with_exponents(b"-0.5"), b"-0.5e-1");
         let mut reader = JsonReader::from_slice(b"[1.5e-1]");
         assert!((scan(&mut reader).unwrap() - 0.15).abs() < 1e-12);
+    }
+
+    #[test]
+    fn json5_variant_unquotes_identifier_keys_and_single_quotes_the_other_strings() {
+        let json5 = json5_variant(br#"{"a": ["x'\"y", "b c"], "b c": {"$d_1" : 1}}"#);
+        let text = String::from_utf8(json5).unwrap();
+        assert_eq!(
+            text,
+            "// generated relaxed variant\n{a: ['x\\'\"y', /* c */ 'b c',], /* c */ 'b c': {$d_1 : 1,},}"
+        );
     }
 
     #[test]
