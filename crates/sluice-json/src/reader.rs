@@ -2376,13 +2376,17 @@ impl<S: Input> JsonReader<S> {
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
     #[inline(always)]
     fn lex_number(&mut self) -> Result<Entry> {
-        if self.options.json5_numbers {
-            return self.out_of_line(Self::lex_json5_number);
-        }
         // The common shapes, with their scanner inlined so its result stays in registers;
-        // long digit runs, numbers at the end of the window and errors out of line.
+        // long digit runs, numbers at the end of the window and errors out of line. JSON5's
+        // grammar takes JSON's numbers as they are, with the same extent (both end a number
+        // at the first byte that cannot continue a word) and the same hint, so JSON5 numbers
+        // of JSON syntax take this path too, with their value read on the way; the JSON5
+        // spellings (`0x1F`, `+1`, `.5`, `5.`, `Infinity`) are left to the scan of their own.
         if let Some(NumberScan::Valid { len, hint, value }) = scan::scan_short_number(self.rest()) {
             return Ok(self.set_pending(Entry::Number(hint), len, number_payload(value)));
+        }
+        if self.options.json5_numbers {
+            return self.out_of_line(Self::lex_json5_number);
         }
         self.out_of_line(Self::lex_number_slow)
     }

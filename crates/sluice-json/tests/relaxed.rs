@@ -1647,6 +1647,61 @@ fn every_json5_number_spelling_reads_alike_through_every_read_and_skip() {
 }
 
 #[test]
+fn numbers_of_json_syntax_read_alike_under_json5_and_strict_json() {
+    // JSON5 reads JSON's numbers through the same scan as strict JSON where their common
+    // shape allows (which needs some bytes after the number: the padding), and through its
+    // own scan elsewhere; every read agrees with strict JSON's on both ways.
+    let numbers = [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "0.0",
+        "-0.0",
+        "1.5",
+        "-65.613616999999977",
+        "123456789012345678",
+        "12345678901234567890",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1e5",
+        "1E+5",
+        "6.02e23",
+        "1.5e-308",
+        "1e400",
+        "-1e-400",
+        "4.9e-324",
+        "0.1234567890123456789",
+        "1.7976931348623157e308",
+        "340282366920938463463374607431768211455",
+        "3.4028236e38",
+    ];
+    for number in numbers {
+        for padding in [0, 40] {
+            let input = format!("{number}{}", " ".repeat(padding));
+            let strict_reads = every_read(|| JsonReader::from_str(&input));
+            let json5_reads =
+                every_read(|| JsonReader::from_str(&input).with_options(JsonOptions::json5()));
+            assert_eq!(json5_reads, strict_reads, "{input:?}");
+            let trickled = every_read(|| {
+                JsonReader::new(
+                    common::trickle_input(input.as_bytes(), 3),
+                    JsonOptions::json5(),
+                )
+            });
+            assert_eq!(trickled, strict_reads, "{input:?}, 3-byte reads");
+        }
+        // In an array, as tokens, with the same spans for what follows.
+        let input = format!("[{number}, {number}x, {}]", " ".repeat(40));
+        let strict_outcome = outcome(read_slice(input.as_bytes(), &strict()));
+        let json5_outcome = outcome(read_slice(input.as_bytes(), &JsonOptions::json5()));
+        assert_eq!(json5_outcome, strict_outcome, "{input:?}");
+    }
+}
+
+#[test]
 fn a_minus_sign_before_nan_is_kept_as_the_sign_bit() {
     // JSON5 reads `-NaN` as ECMAScript's `-NaN`, a NaN; arithmetic ignores a NaN's sign, but
     // the token keeps it (as `-0x0` keeps the sign of zero), so a value written from it (a
