@@ -2231,6 +2231,13 @@ impl<S: Input> JsonReader<S> {
     /// [`EXPECT_KEY`](codes::EXPECT_KEY) at that character.
     #[inline(always)]
     fn lex_identifier(&mut self) -> Result<Entry> {
+        if let Some(len) = scan::ascii_identifier_len(self.rest()) {
+            let payload = Payload::Borrowed {
+                quoted: false,
+                proven: true,
+            };
+            return Ok(self.set_pending(Entry::Name, len, payload));
+        }
         let mut at = 0;
         let mut escaped = false;
         loop {

@@ -603,6 +603,29 @@ pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
     }
 }
 
+/// The length of the JSON5 identifier key that opens `bytes` when it is all ASCII (letters,
+/// digits, `_` and `$`, not a digit first) and the byte after it is there and ends it
+/// without doubt: ASCII, and not the backslash of an escape. Most unquoted keys are such
+/// words (`name`, `max_depth`), read here without a character decoded or a UTF-8 check.
+/// `None` for the rest (a non-ASCII character, an escape, the window's end too close, no
+/// identifier at all), which the identifier lexer's general loop decides.
+#[inline(always)]
+pub(crate) fn ascii_identifier_len(bytes: &[u8]) -> Option<usize> {
+    let first = *bytes.first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_' || first == b'$') {
+        return None;
+    }
+    let mut at = 1;
+    loop {
+        let byte = *bytes.get(at)?;
+        if byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' {
+            at += 1;
+            continue;
+        }
+        return (byte.is_ascii() && byte != b'\\').then_some(at);
+    }
+}
+
 /// Length of the run of word bytes at the start of `bytes`.
 pub(crate) fn word_len(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_word_byte(b)).count()
@@ -958,6 +981,38 @@ mod tests {
         );
         // The general path also looks for U+2028 (0xE2 first) when JSON5 whitespace is on.
         assert_eq!(short_line_comment("\u{2028} 1, 2, 3, 4".as_bytes()), None);
+    }
+
+    #[test]
+    fn an_ascii_identifier_ends_where_the_general_identifier_rule_ends_it() {
+        let cases: [(&[u8], Option<usize>); 12] = [
+            (b"name: 1", Some(4)),
+            (b"$_a1 :", Some(4)),
+            (b"_:", Some(1)),
+            (b"a}", Some(1)),
+            (b"max_depth\t", Some(9)),
+            // Not an identifier start, or nothing after it yet.
+            (b"1a:", None),
+            (b"-a:", None),
+            (b"name", None),
+            (b"", None),
+            // A character or an escape the general loop must decide.
+            ("na\u{ef}ve:".as_bytes(), None),
+            (b"a\\u0062:", None),
+            ("a\u{200c}b:".as_bytes(), None),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(ascii_identifier_len(bytes), expected, "{bytes:?}");
+            // Where it answers, the general rule agrees character by character.
+            if let Some(len) = expected {
+                let text = std::str::from_utf8(&bytes[..=len]).unwrap();
+                let ends = text
+                    .char_indices()
+                    .find(|&(at, c)| !is_identifier_char(c, at == 0))
+                    .map(|(at, _)| at);
+                assert_eq!(ends, Some(len), "{bytes:?}");
+            }
+        }
     }
 
     #[test]
