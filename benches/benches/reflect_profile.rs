@@ -344,8 +344,7 @@ fn main() -> ExitCode {
     // with its numbers in scientific notation; `<file>_relaxed` is the file as the `relaxed`
     // bench rewrites it (comments, trailing commas), `<file>_line_comments` the same with
     // line comments, `<file>_json5` that file with unquoted keys and single-quoted strings.
-    type Derive = fn(&[u8]) -> Vec<u8>;
-    let derivations: [(&str, Derive); 4] = [
+    let derivations: [(&str, sluice_benches::Rewrite); 4] = [
         ("_exponents", sluice_benches::with_exponents),
         ("_relaxed", sluice_benches::relaxed_variant),
         ("_line_comments", sluice_benches::line_comment_variant),

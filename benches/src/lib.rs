@@ -204,6 +204,10 @@ impl<'de> serde::de::Visitor<'de> for EveryToken {
     }
 }
 
+/// A function that rewrites a bench file into a variant of it ([`relaxed_variant`],
+/// [`json5_variant`], ...).
+pub type Rewrite = fn(&[u8]) -> Vec<u8>;
+
 /// A relaxed-JSON variant of a JSON document, as people write it: a `//` comment line at the
 /// top, a `/* ... */` comment after every comma, and a trailing comma before every closing
 /// bracket that follows a value. Strings are left untouched.
