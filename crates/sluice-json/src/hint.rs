@@ -6,13 +6,15 @@
 //! the command line's `--relaxed`, `--json5` and `--ndjson`), so the way out is one step
 //! away.
 //!
-//! A note depends only on the refused token, as the error's span holds it, so that both
-//! input paths (and an `io::Read` in any chunks) give the same notes. Where the token's
+//! A note depends only on the refused token, as the error's span holds it (for two escapes,
+//! also on the bytes after it; see below), so that both input paths (and an `io::Read` in
+//! any chunks) give the same notes. Where the token's
 //! first byte says it all (`/`, `'`, a closing bracket after a comma, a second root value),
 //! that decides; a number or an unquoted key is read again, by a reader over its bytes with
 //! the switch on, and gets a note only when that reads it (`0x1F` and `Infinity` do, `01`
-//! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`). Nothing here
-//! runs unless an error has happened.
+//! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`, `\01`, `\x4`):
+//! for `\0` and `\x` that depends on the two bytes after the escape, which the reader loads
+//! as JSON5 does, on both paths. Nothing here runs unless an error has happened.
 
 use sluice_core::Reader;
 
@@ -166,12 +168,20 @@ pub(crate) fn for_token(options: &JsonOptions, place: Place, token: &[u8]) -> Op
 }
 
 /// The switch, off in `options`, that would accept the escape `escape` (a backslash and the
-/// character after it) that a string refused.
-pub(crate) fn for_escape(options: &JsonOptions, escape: &[u8]) -> Option<Relaxation> {
+/// character after it) that a string refused; `after` holds up to two of the bytes that
+/// follow it, as far as the input has them (the reader loads them for `\0` and `\x`, as
+/// JSON5 does).
+pub(crate) fn for_escape(options: &JsonOptions, escape: &[u8], after: &[u8]) -> Option<Relaxation> {
     let relaxation = Relaxation::Json5Escapes;
-    // JSON5 escapes every character to itself but the digits 1 to 9 (no octal escapes);
-    // `\u` with bad digits never comes here.
-    let json5 = !matches!(escape.get(1), Some(b'1'..=b'9'));
+    // JSON5 escapes every character to itself but the digits 1 to 9 (no octal escapes), and
+    // `\0` only when no digit follows; `\x` takes two hexadecimal digits. `\u` with bad
+    // digits never comes here.
+    let json5 = match escape.get(1) {
+        Some(b'1'..=b'9') => false,
+        Some(b'0') => !after.first().is_some_and(u8::is_ascii_digit),
+        Some(b'x') => after.len() == 2 && after.iter().all(u8::is_ascii_hexdigit),
+        _ => true,
+    };
     (relaxation.is_off(options) && json5).then_some(relaxation)
 }
 
@@ -298,15 +308,33 @@ mod tests {
 
     #[test]
     fn an_escape_is_hinted_unless_json5_refuses_it_too() {
-        for escape in [&br"\'"[..], br"\x", br"\v", br"\0", b"\\\n"] {
+        let taken: [(&[u8], &[u8]); 6] = [
+            (br"\'", b""),
+            (br"\x", b"4f"),
+            (br"\v", b""),
+            (br"\0", b""),
+            (br"\0", b"a1"),
+            (b"\\\n", b"12"),
+        ];
+        for (escape, after) in taken {
             assert_eq!(
-                for_escape(&strict(), escape),
+                for_escape(&strict(), escape, after),
                 Some(Relaxation::Json5Escapes),
                 "{}",
                 String::from_utf8_lossy(escape)
             );
         }
-        assert_eq!(for_escape(&strict(), br"\1"), None);
-        assert_eq!(for_escape(&JsonOptions::json5(), br"\v"), None);
+        // JSON5 refuses `\1` to `\9`, `\0` before a digit and `\x` without two hex digits.
+        let refused: [(&[u8], &[u8]); 5] = [
+            (br"\1", b""),
+            (br"\9", b""),
+            (br"\0", b"12"),
+            (br"\x", b"4"),
+            (br"\x", b"4g"),
+        ];
+        for (escape, after) in refused {
+            assert_eq!(for_escape(&strict(), escape, after), None);
+        }
+        assert_eq!(for_escape(&JsonOptions::json5(), br"\v", b""), None);
     }
 }

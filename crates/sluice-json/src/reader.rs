@@ -2811,6 +2811,11 @@ impl<S: Input> JsonReader<S> {
             self.load_json5_escape(at, kind)?;
             return self.lex_json5_escape(at, kind);
         }
+        // Whether JSON5 takes `\0` and `\x` depends on the bytes after them, which the
+        // error's note looks at: loaded as JSON5 loads them, so both input paths agree.
+        if matches!(kind, b'0' | b'x') {
+            self.load_json5_escape(at, kind)?;
+        }
         self.load_char(at + 1)?;
         Err(self.invalid_escape(at))
     }
@@ -2839,7 +2844,8 @@ impl<S: Input> JsonReader<S> {
         );
         // In a string only: a JSON5 identifier key takes no escape but `\u`.
         let in_string = matches!(rest.first(), Some(b'"' | b'\''));
-        match hint::for_escape(&self.options, &rest[at..at + len]) {
+        let after = &rest[at + len..(at + len + 2).min(rest.len())];
+        match hint::for_escape(&self.options, &rest[at..at + len], after) {
             Some(relaxation) if in_string => error.with_note(relaxation.note()),
             _ => error,
         }

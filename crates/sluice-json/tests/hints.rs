@@ -58,6 +58,8 @@ const AVOIDABLE: &[(&str, &str, usize, usize, &str)] = &[
     ("[-NaN]", "InvalidNumber", 1, 5, "json5_numbers"),
     (r#"["it\'s"]"#, "InvalidEscape", 4, 6, "json5_escapes"),
     (r#"["\x41"]"#, "InvalidEscape", 2, 4, "json5_escapes"),
+    (r#"["a\0"]"#, "InvalidEscape", 3, 5, "json5_escapes"),
+    (r#"["\0 1"]"#, "InvalidEscape", 2, 4, "json5_escapes"),
     ("[\"a\\\nb\"]", "InvalidEscape", 3, 5, "json5_escapes"),
     ("{\"a\":\u{a0}1}", "UnexpectedToken", 5, 7, "json5_whitespace"),
     ("[1,\u{2028}2]", "UnexpectedToken", 3, 6, "json5_whitespace"),
@@ -102,6 +104,27 @@ fn both_input_paths_give_the_same_notes() {
 }
 
 #[test]
+fn the_bytes_after_an_escape_decide_its_note_alike_on_both_input_paths() {
+    for document in [
+        r#"["\01"]"#,
+        r#"["\0a"]"#,
+        r#"["\x4"]"#,
+        r#"["\x4f"]"#,
+        r#"["\xg"]"#,
+    ] {
+        let slice = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
+        for chunk in [1, 2, 3] {
+            let io = read_trickle(document.as_bytes(), chunk, &JsonOptions::strict()).unwrap_err();
+            assert_eq!(
+                (io.code(), io.span(), io.notes()),
+                (slice.code(), slice.span(), slice.notes()),
+                "{document:?} in reads of {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_error_no_switch_avoids_gets_no_note() {
     // Refused by JSON5, which has every switch on.
     let json5_refused: &[&str] = &[
@@ -113,6 +136,9 @@ fn an_error_no_switch_avoids_gets_no_note() {
         "{1: 2}",
         "{-: 2}",
         r#"["\1"]"#,
+        r#"["\01"]"#,
+        r#"["\x4"]"#,
+        r#"["\x4g"]"#,
         r#"{"a" 1}"#,
         "[1 2]",
     ];
@@ -125,6 +151,11 @@ fn an_error_no_switch_avoids_gets_no_note() {
         "{1: 2}",
         "{-: 2}",
         r#"["\1"]"#,
+        // JSON5 takes `\0` and `\x` only with what follows them right.
+        r#"["\01"]"#,
+        r#"["\x4"]"#,
+        r#"["\x4g"]"#,
+        r#"["\xg4"]"#,
         "[1 2]",
         "[\"\u{1}\"]",
     ];
