@@ -351,6 +351,40 @@ pub(crate) fn block_comment_end(bytes: &[u8]) -> Option<usize> {
     None
 }
 
+/// The offset of the first byte at or after `from`, and within `limit` bytes of the start,
+/// that `marks` marks in its word, when no byte before it (from `from` on) is marked by
+/// `refused`; `None` when a refused byte comes first, or no marked byte comes before the
+/// limit or the last whole word of `bytes`. Both mark functions mark a byte by its high
+/// bit, and only their lowest mark need be exact (as [`zero_bytes`] gives it): a mark
+/// above an exact one is never looked at.
+#[inline(always)]
+fn first_marked(
+    bytes: &[u8],
+    mut from: usize,
+    limit: usize,
+    marks: impl Fn(u64) -> u64,
+    refused: impl Fn(u64) -> u64,
+) -> Option<usize> {
+    while from < limit && from + 8 <= bytes.len() {
+        let word = load(bytes, from);
+        let marked = marks(word);
+        let refused = refused(word);
+        if marked == 0 {
+            if refused != 0 {
+                return None;
+            }
+            from += 8;
+            continue;
+        }
+        let at = (marked.trailing_zeros() / 8) as usize;
+        if refused & ((1u64 << (at * 8)) - 1) != 0 {
+            return None;
+        }
+        return Some(from + at);
+    }
+    None
+}
+
 /// How far a short block comment on one line, in ASCII, goes: `bytes` starts after its
 /// `/*`, and the answer counts its text and the closing `*/`. Most comments written by
 /// hand close within a few words, and those are stepped over here, a word at a time with
@@ -359,31 +393,17 @@ pub(crate) fn block_comment_end(bytes: &[u8]) -> Option<usize> {
 /// comment must close on its line), the window's end too close.
 #[inline(always)]
 pub(crate) fn short_block_comment(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while at < 32 && at + 8 <= bytes.len() {
-        let word = load(bytes, at);
-        let stars = zero_bytes(word ^ (LO * u64::from(b'*')));
-        // Bytes that send the comment to the general path: not ASCII, or a line feed.
-        let general = (word | zero_bytes(word ^ (LO * u64::from(b'\n')))) & HI;
-        if stars == 0 {
-            if general != 0 {
-                return None;
-            }
-            at += 8;
-            continue;
+    let stars = |word: u64| zero_bytes(word ^ (LO * u64::from(b'*')));
+    // Not ASCII, or a line feed (whose marks above its own byte come after it).
+    let refused = |word: u64| (word | zero_bytes(word ^ (LO * u64::from(b'\n')))) & HI;
+    let mut from = 0;
+    loop {
+        let star = first_marked(bytes, from, 32, stars, refused)?;
+        if bytes.get(star + 1) == Some(&b'/') {
+            return Some(star + 2);
         }
-        // The lowest mark is exact, and none of those bytes may come before it (a line
-        // feed's marks above its own byte do not matter: they are after it).
-        let star = (stars.trailing_zeros() / 8) as usize;
-        if general & ((1u64 << (star * 8)) - 1) != 0 {
-            return None;
-        }
-        if bytes.get(at + star + 1) == Some(&b'/') {
-            return Some(at + star + 2);
-        }
-        at += star + 1;
+        from = star + 1;
     }
-    None
 }
 
 /// How long a short ASCII line comment's text is: `bytes` starts after its `//`, and the
@@ -394,26 +414,11 @@ pub(crate) fn short_block_comment(bytes: &[u8]) -> Option<usize> {
 /// decides those.
 #[inline(always)]
 pub(crate) fn short_line_comment(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while at < 64 && at + 8 <= bytes.len() {
-        let word = load(bytes, at);
-        // The lowest mark of each is exact, so the lowest of both is too.
-        let ends =
-            zero_bytes(word ^ (LO * u64::from(b'\n'))) | zero_bytes(word ^ (LO * u64::from(b'\r')));
-        if ends == 0 {
-            if word & HI != 0 {
-                return None;
-            }
-            at += 8;
-            continue;
-        }
-        let end = (ends.trailing_zeros() / 8) as usize;
-        if word & HI & ((1u64 << (end * 8)) - 1) != 0 {
-            return None;
-        }
-        return Some(at + end);
-    }
-    None
+    // The lowest mark of each is exact, so the lowest of both is too.
+    let ends = |word: u64| {
+        zero_bytes(word ^ (LO * u64::from(b'\n'))) | zero_bytes(word ^ (LO * u64::from(b'\r')))
+    };
+    first_marked(bytes, 0, 64, ends, |word| word & HI)
 }
 
 /// How long the short comment that opens `bytes` is (see [`short_block_comment`] and
