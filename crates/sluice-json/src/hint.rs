@@ -34,6 +34,7 @@ pub(crate) enum Relaxation {
     Json5Numbers,
     Json5Escapes,
     Json5Whitespace,
+    Json5ControlCharacters,
 }
 
 /// Where a refused token stands.
@@ -83,6 +84,10 @@ impl Relaxation {
                 "this character is whitespace in JSON5, not in JSON \
                  (`JsonOptions::json5_whitespace`)"
             }
+            Relaxation::Json5ControlCharacters => {
+                "JSON5 strings may hold this control character unescaped, JSON strings may \
+                 not (`JsonOptions::json5_control_characters`)"
+            }
         }
     }
 
@@ -98,6 +103,7 @@ impl Relaxation {
             Relaxation::Json5Numbers => &mut options.json5_numbers,
             Relaxation::Json5Escapes => &mut options.json5_escapes,
             Relaxation::Json5Whitespace => &mut options.json5_whitespace,
+            Relaxation::Json5ControlCharacters => &mut options.json5_control_characters,
         };
         *switch = true;
         // A value read again alone is a root of its own.
@@ -116,6 +122,7 @@ impl Relaxation {
             Relaxation::Json5Numbers => options.json5_numbers,
             Relaxation::Json5Escapes => options.json5_escapes,
             Relaxation::Json5Whitespace => options.json5_whitespace,
+            Relaxation::Json5ControlCharacters => options.json5_control_characters,
         };
         !on
     }
@@ -183,6 +190,13 @@ pub(crate) fn for_escape(options: &JsonOptions, escape: &[u8], after: &[u8]) -> 
         _ => true,
     };
     (relaxation.is_off(options) && json5).then_some(relaxation)
+}
+
+/// The switch, off in `options`, that would accept the raw control character `byte` in a
+/// string: all but the line breaks, which JSON5 strings cannot hold raw either.
+pub(crate) fn for_control_character(options: &JsonOptions, byte: u8) -> Option<Relaxation> {
+    let relaxation = Relaxation::Json5ControlCharacters;
+    (relaxation.is_off(options) && byte != b'\n' && byte != b'\r').then_some(relaxation)
 }
 
 #[cfg(test)]
@@ -332,5 +346,19 @@ mod tests {
             );
         }
         assert_eq!(for_escape(&JsonOptions::json5(), br"\v", b""), None);
+    }
+
+    #[test]
+    fn a_raw_control_character_is_hinted_unless_it_breaks_the_line() {
+        for byte in (0..0x20).filter(|&b| b != b'\n' && b != b'\r') {
+            assert_eq!(
+                for_control_character(&strict(), byte),
+                Some(Relaxation::Json5ControlCharacters),
+                "{byte:#x}"
+            );
+            assert_eq!(for_control_character(&JsonOptions::json5(), byte), None);
+        }
+        assert_eq!(for_control_character(&strict(), b'\n'), None);
+        assert_eq!(for_control_character(&strict(), b'\r'), None);
     }
 }

@@ -2709,12 +2709,22 @@ impl<S: Input> JsonReader<S> {
                 at += 1;
                 continue;
             }
-            return Err(self.error_at(
-                codes::CONTROL_CHARACTER,
-                format!("raw control character U+{byte:04X} in a string (write it escaped)"),
-                self.pos + at,
-                self.pos + at + 1,
-            ));
+            return Err(self.control_character(at, byte));
+        }
+    }
+
+    /// The raw control character `byte` at `pos + at` in a string.
+    #[cold]
+    fn control_character(&self, at: usize, byte: u8) -> Error {
+        let error = self.error_at(
+            codes::CONTROL_CHARACTER,
+            format!("raw control character U+{byte:04X} in a string (write it escaped)"),
+            self.pos + at,
+            self.pos + at + 1,
+        );
+        match hint::for_control_character(&self.options, byte) {
+            Some(relaxation) => error.with_note(relaxation.note()),
+            None => error,
         }
     }
 

@@ -30,6 +30,7 @@ fn enable(options: &mut JsonOptions, switch: &str) {
         "json5_numbers" => &mut options.json5_numbers,
         "json5_escapes" => &mut options.json5_escapes,
         "json5_whitespace" => &mut options.json5_whitespace,
+        "json5_control_characters" => &mut options.json5_control_characters,
         _ => panic!("no switch {switch}"),
     };
     *flag = true;
@@ -65,6 +66,9 @@ const AVOIDABLE: &[(&str, &str, usize, usize, &str)] = &[
     ("[1,\u{2028}2]", "UnexpectedToken", 3, 6, "json5_whitespace"),
     // A byte order mark anywhere but at the start.
     (" \u{feff}[]", "UnexpectedToken", 1, 4, "json5_whitespace"),
+    // A tab pasted into a string, another control character.
+    ("[\"a\tb\"]", "ControlCharacter", 3, 4, "json5_control_characters"),
+    ("{\"\u{1}\": 1}", "ControlCharacter", 2, 3, "json5_control_characters"),
 ];
 
 #[test]
@@ -141,6 +145,7 @@ fn an_error_no_switch_avoids_gets_no_note() {
         r#"["\x4g"]"#,
         r#"{"a" 1}"#,
         "[1 2]",
+        "['a\nb']",
     ];
     // Refused by the strict options, and no switch alone would take them.
     let strict_refused: &[&str] = &[
@@ -157,7 +162,9 @@ fn an_error_no_switch_avoids_gets_no_note() {
         r#"["\x4g"]"#,
         r#"["\xg4"]"#,
         "[1 2]",
-        "[\"\u{1}\"]",
+        // A raw line break, which JSON5 strings cannot hold either.
+        "[\"a\nb\"]",
+        "[\"a\rb\"]",
     ];
     for (options, documents) in [
         (JsonOptions::json5(), json5_refused),
