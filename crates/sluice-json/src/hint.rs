@@ -14,7 +14,8 @@
 //! the switch on, and gets a note only when that reads it (`0x1F` and `Infinity` do, `01`
 //! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`, `\01`, `\x4`):
 //! for `\0` and `\x` that depends on the two bytes after the escape, which the reader loads
-//! as JSON5 does, on both paths. Nothing here runs unless an error has happened.
+//! as JSON5 does, on both paths. A raw control character in a string gets one unless it is
+//! a line break. Nothing here runs unless an error has happened.
 
 use sluice_core::Reader;
 
