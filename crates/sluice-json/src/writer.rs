@@ -405,6 +405,17 @@ const KEYS_PRETTY: u8 = 1;
 /// [`JsonWriter::key_mode`]: `reject_duplicate_keys`, condensed or pretty.
 const KEYS_CHECKED: u8 = 2;
 
+/// Where a key opened by [`JsonWriter::open_key`] stands in the writer's buffer.
+#[derive(Debug, Clone, Copy)]
+struct OpenKey {
+    /// Where its bytes start, the separator before it included.
+    mark: usize,
+    /// Where its text starts, after the opening quote.
+    start: usize,
+    /// It is its object's first key.
+    first: bool,
+}
+
 /// Output is handed to the sink once this much is buffered.
 const FLUSH_AT: usize = 32 * 1024;
 
@@ -885,13 +896,9 @@ impl<W: io::Write> JsonWriter<W> {
             return self.end_scalar(place);
         }
         // A number, boolean or null as a key: its text in quotes.
-        let first = self.slot == Slot::KeyFirst;
-        let mark = self.out.len();
-        self.begin_key()?;
-        self.out.push(b'"');
-        let start = self.out.len();
+        let key = self.open_key()?;
         self.out.extend_from_slice(text);
-        if self.options.reject_duplicate_keys && !self.written_key_is_new(mark, start, first) {
+        if self.options.reject_duplicate_keys && !self.written_key_is_new(key) {
             return Err(duplicate_key(text));
         }
         self.out.push(b'"');
@@ -910,24 +917,38 @@ impl<W: io::Write> JsonWriter<W> {
         Ok(())
     }
 
-    /// With `reject_duplicate_keys`, once a key's text is written (the end of the buffer
-    /// from `start`, after its opening quote): whether the innermost object is without it
-    /// so far. When it is not, everything written for the key (from `mark`: its separator
-    /// too) is taken back, so that not a byte of it is output. `first`: it is its object's
-    /// first key.
+    /// Writes what goes before a key and its opening quote (see [`Self::begin_key`]), and
+    /// says where the key's bytes start, for [`Self::written_key_is_new`].
+    #[inline(always)]
+    fn open_key(&mut self) -> Result<OpenKey> {
+        let first = self.slot == Slot::KeyFirst;
+        let mark = self.out.len();
+        self.begin_key()?;
+        self.out.push(b'"');
+        Ok(OpenKey {
+            mark,
+            start: self.out.len(),
+            first,
+        })
+    }
+
+    /// With `reject_duplicate_keys`, once the text of the key opened as `key` is written
+    /// (the end of the buffer): whether the innermost object is without it so far. When it
+    /// is not, everything written for the key (its separator too) is taken back, so that
+    /// not a byte of it is output.
     ///
     /// Checked once written rather than before: the tracker then holds where the key's text
     /// is in the buffer instead of a copy (see [`unique::WrittenKeys::insert`]). No flush
     /// comes between a key's first byte and this check, so all of it is still buffered.
     #[inline(always)]
-    fn written_key_is_new(&mut self, mark: usize, start: usize, first: bool) -> bool {
+    fn written_key_is_new(&mut self, key: OpenKey) -> bool {
         let depth = self.stack.len();
         let new = self
             .keys
             .get_or_insert_with(Box::default)
-            .insert(&self.out, start, depth, first);
+            .insert(&self.out, key.start, depth, key.first);
         if !new {
-            self.out.truncate(mark);
+            self.out.truncate(key.mark);
         }
         new
     }
@@ -963,7 +984,7 @@ impl<W: io::Write> JsonWriter<W> {
             self.out.push(b'"');
         } else if slot == Slot::KeyFirst && mode == KEYS_CONDENSED {
             self.out.push(b'"');
-        } else if mode > KEYS_PRETTY {
+        } else if mode == KEYS_CHECKED {
             // Whole, out of line: the check adds nothing to where keys are written inline.
             return self.write_checked_key(key);
         } else {
@@ -977,13 +998,9 @@ impl<W: io::Write> JsonWriter<W> {
     /// [`write_key_text`](Self::write_key_text) with `reject_duplicate_keys`.
     #[inline(never)]
     fn write_checked_key(&mut self, key: &str) -> Result<()> {
-        let first = self.slot == Slot::KeyFirst;
-        let mark = self.out.len();
-        self.begin_key()?;
-        self.out.push(b'"');
-        let start = self.out.len();
+        let opened = self.open_key()?;
         self.escape_body(key);
-        if !self.written_key_is_new(mark, start, first) {
+        if !self.written_key_is_new(opened) {
             return Err(duplicate_key(key.as_bytes()));
         }
         self.end_key_quote();

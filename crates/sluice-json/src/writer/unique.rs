@@ -54,22 +54,24 @@ impl WrittenKeys {
             self.tracker.open();
             self.depths.push(depth);
         }
-        let input = InputBytes {
+        let key = KeyBytes::Input(self.handed_over + start, &out[start..]);
+        self.tracker.insert(key, self.buffered(out))
+    }
+
+    /// The writer's buffer `out` as the tracker sees it: bytes at an offset in the output.
+    #[inline(always)]
+    fn buffered<'o>(&self, out: &'o [u8]) -> InputBytes<'o> {
+        InputBytes {
             bytes: out,
             offset: self.handed_over,
-        };
-        let key = KeyBytes::Input(self.handed_over + start, &out[start..]);
-        self.tracker.insert(key, input)
+        }
     }
 
     /// Before the writer drops the first `handed` bytes of its buffer `out` (handed to the
     /// sink): the keys of the open objects that are still held as offsets in it are
     /// copied, each once.
     pub(super) fn hand_over(&mut self, out: &[u8], handed: usize) {
-        self.tracker.detach_from_input(InputBytes {
-            bytes: out,
-            offset: self.handed_over,
-        });
+        self.tracker.detach_from_input(self.buffered(out));
         self.handed_over += handed;
     }
 }
