@@ -349,17 +349,12 @@ fn describe_found(found: &str) -> String {
 impl<'a> PropertyWriter<'a> {
     /// A writer into `target`. Containers written into are replaced, not appended to.
     pub fn new(target: &'a mut dyn Reflect) -> PropertyWriter<'a> {
-        PropertyWriter {
-            root: NonNull::from(target),
-            root_written: false,
-            duplicate_keys: None,
-            stack: SPARE_STACK.try_with(Cell::take).unwrap_or_default(),
-            marker: PhantomData,
-        }
+        let spare = SPARE_STACK.try_with(Cell::take).unwrap_or_default();
+        PropertyWriter::with_stack(target, FrameStack(spare))
     }
 
-    /// A writer into `target` that uses `stack` (an emptied stack from
-    /// [`into_stack`](Self::into_stack)) for its frames rather than the thread's spare one.
+    /// A writer into `target` that uses `stack` (an emptied stack: from
+    /// [`into_stack`](Self::into_stack), or the thread's spare one) for its frames.
     pub(crate) fn with_stack(target: &'a mut dyn Reflect, stack: FrameStack) -> PropertyWriter<'a> {
         PropertyWriter {
             root: NonNull::from(target),
@@ -373,26 +368,29 @@ impl<'a> PropertyWriter<'a> {
     /// Ends the writer, giving back its frame stack, emptied, for a next writer's
     /// [`with_stack`](Self::with_stack).
     pub(crate) fn into_stack(mut self) -> FrameStack {
+        FrameStack(self.take_emptied_stack().unwrap_or_default())
+    }
+
+    /// The writer's frame stack, emptied, when it is worth keeping: `None` for one never
+    /// grown or grown past [`SPARE_STACK_MAX`], which is freed.
+    #[inline]
+    fn take_emptied_stack(&mut self) -> Option<Vec<Frame>> {
         let mut stack = std::mem::take(&mut self.stack);
-        if stack.capacity() > SPARE_STACK_MAX {
-            return FrameStack::default();
+        if stack.capacity() == 0 || stack.capacity() > SPARE_STACK_MAX {
+            return None;
         }
         // Emptied first: its frames point into the target this writer is done with.
         stack.clear();
-        FrameStack(stack)
+        Some(stack)
     }
 
     /// Ends the writer, keeping its frame stack, emptied, for the next writer made on this
     /// thread. Not a `Drop`: that would make every writer hold its target's borrow to the
     /// end of its scope.
     pub(crate) fn recycle(mut self) {
-        let mut stack = std::mem::take(&mut self.stack);
-        if stack.capacity() == 0 || stack.capacity() > SPARE_STACK_MAX {
-            return;
+        if let Some(stack) = self.take_emptied_stack() {
+            let _ = SPARE_STACK.try_with(|spare| spare.set(stack));
         }
-        // Emptied first: its frames point into the target this writer is done with.
-        stack.clear();
-        let _ = SPARE_STACK.try_with(|spare| spare.set(stack));
     }
 
     /// Makes a struct field or a map key given twice in one object an error with `code`

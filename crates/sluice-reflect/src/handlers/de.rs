@@ -388,17 +388,7 @@ impl Deserializer {
             cache: TypeIdMap::default(),
             base: Path::root(),
         };
-        let info = target.type_info();
-        let stamp = registry.stamp();
-        let plain = match self.plain_roots.get(stamp, info) {
-            Some(plain) => plain,
-            None => {
-                let plain = session.plain_subtree(info);
-                self.plain_roots.put(stamp, info, plain);
-                plain
-            }
-        };
-        if plain {
+        if self.is_plain_in(&mut session, target.type_info()) {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = self.writer(target);
             let copied = copy_plain::<_, false>(reader, &mut writer, self.skip_dollar_fields);
@@ -414,20 +404,14 @@ impl Deserializer {
 }
 
 impl Deserializer {
-    /// Whether nothing in the table applies anywhere in a value of type `info` (remembered
-    /// per registry state, as [`deserialize_into`](Self::deserialize_into) does).
-    fn is_plain(&self, info: &'static TypeInfo, registry: &TypeRegistry) -> bool {
-        let stamp = registry.stamp();
+    /// Whether nothing in the table applies anywhere in a value of type `info`, remembered
+    /// per registry state; found, when not remembered, with `session`, whose cache then
+    /// keeps the predicates' answers for the read that follows.
+    fn is_plain_in(&self, session: &mut ReadSession<'_>, info: &'static TypeInfo) -> bool {
+        let stamp = session.registry.stamp();
         if let Some(plain) = self.plain_roots.get(stamp, info) {
             return plain;
         }
-        let mut session = ReadSession {
-            table: self,
-            registry,
-            user: &mut (),
-            cache: TypeIdMap::default(),
-            base: Path::root(),
-        };
         let plain = session.plain_subtree(info);
         self.plain_roots.put(stamp, info, plain);
         plain
@@ -505,7 +489,14 @@ impl<T: Typed> TypedReads<'_, T> {
         let plain = match self.plain {
             Some(plain) => plain,
             None => {
-                let plain = self.table.is_plain(value.type_info(), self.registry);
+                let mut session = ReadSession {
+                    table: self.table,
+                    registry: self.registry,
+                    user: &mut (),
+                    cache: TypeIdMap::default(),
+                    base: Path::root(),
+                };
+                let plain = self.table.is_plain_in(&mut session, value.type_info());
                 self.plain = Some(plain);
                 plain
             }
