@@ -306,12 +306,7 @@ pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8
         let byte = *window.get(at)?;
         match BYTE_CLASS[usize::from(byte)] {
             ByteClass::Token => return Some((at, byte)),
-            ByteClass::Space => {
-                at += 1;
-                while window.get(at..at + 8) == Some(SPACES.as_slice()) {
-                    at += 8;
-                }
-            }
+            ByteClass::Space => at = after_space(window, at),
             ByteClass::General => return None,
         }
     }
@@ -326,10 +321,18 @@ pub(crate) fn plain_space_end(window: &[u8], mut at: usize) -> usize {
         if BYTE_CLASS[usize::from(byte)] != ByteClass::Space {
             break;
         }
-        at += 1;
-        while window.get(at..at + 8) == Some(SPACES.as_slice()) {
-            at += 8;
-        }
+        at = after_space(window, at);
+    }
+    at
+}
+
+/// Past the whitespace byte at `at`, and past whole words of eight spaces after it
+/// (indentation): the step of [`next_token_byte`] and [`plain_space_end`].
+#[inline(always)]
+fn after_space(window: &[u8], mut at: usize) -> usize {
+    at += 1;
+    while window.get(at..at + 8) == Some(SPACES.as_slice()) {
+        at += 8;
     }
     at
 }
@@ -595,8 +598,10 @@ fn is_xid_continue_outside_es5(c: char) -> bool {
 /// of `unicode-ident` (`ID_Start` and `ID_Continue` closed under NFKC normalization), and
 /// the characters where those tables and the categories differ are added or taken out.
 pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphabetic() || matches!(c, '_' | '$') || (!first && c.is_ascii_digit());
+    if let Ok(byte) = u8::try_from(c)
+        && byte.is_ascii()
+    {
+        return is_ascii_identifier_byte(byte, first);
     }
     if first {
         (unicode_ident::is_xid_start(c) && !is_xid_start_but_no_letter(c))
@@ -616,19 +621,26 @@ pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
 /// identifier at all), which the identifier lexer's general loop decides.
 #[inline(always)]
 pub(crate) fn ascii_identifier_len(bytes: &[u8]) -> Option<usize> {
-    let first = *bytes.first()?;
-    if !(first.is_ascii_alphabetic() || first == b'_' || first == b'$') {
+    if !is_ascii_identifier_byte(*bytes.first()?, true) {
         return None;
     }
     let mut at = 1;
     loop {
         let byte = *bytes.get(at)?;
-        if byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' {
+        if is_ascii_identifier_byte(byte, false) {
             at += 1;
             continue;
         }
         return (byte.is_ascii() && byte != b'\\').then_some(at);
     }
+}
+
+/// Whether the ASCII `byte` may stand in a JSON5 identifier (`first`: as its first
+/// character): a letter, `_`, `$`, or a digit after the first. The ASCII part of
+/// [`is_identifier_char`].
+#[inline(always)]
+fn is_ascii_identifier_byte(byte: u8, first: bool) -> bool {
+    byte.is_ascii_alphabetic() || matches!(byte, b'_' | b'$') || (!first && byte.is_ascii_digit())
 }
 
 /// Length of the run of word bytes at the start of `bytes`.
