@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::StingySink;
 use sluice_core::testing::{Features, normalize, read_checked, sample_tokens};
 use sluice_core::{Ext, Number, NumberHint, Reader, Token, Writer, codes as core_codes, pipe};
 use sluice_json::{
@@ -601,40 +602,12 @@ fn options_that_would_write_invalid_json_are_refused_before_the_first_value() {
 
 /// A sink that takes at most `chunk` bytes per call and fails the call numbered `fail_at`
 /// (1-based) with `failure`: an error, or `Ok(0)`.
-struct FailingSink {
-    data: Vec<u8>,
+fn failing_sink(
     chunk: usize,
-    calls: usize,
     fail_at: usize,
     failure: fn() -> std::io::Result<usize>,
-}
-
-impl FailingSink {
-    /// A sink as described above, empty, before its first call.
-    fn new(chunk: usize, fail_at: usize, failure: fn() -> std::io::Result<usize>) -> FailingSink {
-        FailingSink {
-            data: Vec::new(),
-            chunk,
-            calls: 0,
-            fail_at,
-            failure,
-        }
-    }
-}
-
-impl std::io::Write for FailingSink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.calls += 1;
-        if self.calls == self.fail_at {
-            return (self.failure)();
-        }
-        let n = buf.len().min(self.chunk);
-        self.data.extend_from_slice(&buf[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+) -> StingySink {
+    StingySink::new(chunk, move |call| (call == fail_at).then(failure))
 }
 
 #[test]
@@ -649,7 +622,7 @@ fn a_sink_error_after_a_partial_write_does_not_repeat_the_accepted_bytes() {
             // The sink takes 10 000 bytes a call, so each flush of the writer's buffer
             // (about 32 KiB) takes several calls, and the failing one comes after the sink
             // has accepted part of the buffer.
-            let sink = FailingSink::new(10_000, fail_at, failure);
+            let sink = failing_sink(10_000, fail_at, failure);
             let mut writer = JsonWriter::new(sink, WriterOptions::condensed());
             writer.write_array_root(None).unwrap();
             let item = "y".repeat(100);
@@ -837,7 +810,7 @@ fn an_ndjson_flush_hands_over_the_complete_records_and_keeps_the_open_one() {
 #[test]
 fn an_ndjson_flush_that_fails_part_way_sends_each_byte_once() {
     for fail_at in 1..=4 {
-        let sink = FailingSink::new(3, fail_at, || Err(std::io::Error::other("disk full")));
+        let sink = failing_sink(3, fail_at, || Err(std::io::Error::other("disk full")));
         let mut writer = NdjsonWriter::new(sink);
         for id in 0..3 {
             writer.write_u64(id * 1000).unwrap();

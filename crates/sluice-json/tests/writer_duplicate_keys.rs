@@ -2,6 +2,9 @@
 //! are compared in, what is written when one is refused, and that the writer without the
 //! check writes what it always wrote.
 
+mod common;
+
+use common::StingySink;
 use sluice_core::testing::{Features, sample_tokens};
 use sluice_core::{Number, Result, Span, Token, Writer, codes as core_codes, pipe};
 use sluice_json::{
@@ -417,26 +420,11 @@ fn a_stream_without_duplicates_is_written_the_same_with_the_check_on() {
 
 /// A sink that takes at most `chunk` bytes a call, and fails every third call: a flush
 /// hands over part of the writer's buffer, never all of it at once.
-struct Stingy {
-    taken: Vec<u8>,
-    chunk: usize,
-    calls: usize,
-}
-
-impl std::io::Write for Stingy {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.calls += 1;
-        if self.calls.is_multiple_of(3) {
-            return Err(std::io::Error::other("not now"));
-        }
-        let len = bytes.len().min(self.chunk);
-        self.taken.extend_from_slice(&bytes[..len]);
-        Ok(len)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+fn stingy(chunk: usize) -> StingySink {
+    StingySink::new(chunk, |call| {
+        call.is_multiple_of(3)
+            .then(|| Err(std::io::Error::other("not now")))
+    })
 }
 
 #[test]
@@ -509,14 +497,7 @@ fn keys_are_checked_the_same_whatever_the_sink_takes_and_whenever_the_buffer_is_
             WriterOptions::pretty()
         });
         let mut whole = JsonWriter::for_string(options.clone());
-        let mut flushed = JsonWriter::new(
-            Stingy {
-                taken: Vec::new(),
-                chunk,
-                calls: 0,
-            },
-            options,
-        );
+        let mut flushed = JsonWriter::new(stingy(chunk), options);
         // Per open container: `Some(keys)` for an object, `None` for an array.
         let mut model: Vec<Option<std::collections::HashSet<String>>> =
             vec![Some(Default::default())];
@@ -603,7 +584,7 @@ fn keys_are_checked_the_same_whatever_the_sink_takes_and_whenever_the_buffer_is_
         let (sink, unsent) = flushed.into_parts();
         assert!(unsent.is_empty());
         assert_eq!(
-            String::from_utf8(sink.taken).unwrap(),
+            String::from_utf8(sink.data).unwrap(),
             whole.into_string().unwrap(),
             "round {round}"
         );

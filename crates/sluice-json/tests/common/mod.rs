@@ -106,3 +106,45 @@ impl Rng {
         &items[self.below(items.len())]
     }
 }
+
+/// A sink that takes at most `chunk` bytes a call and fails the calls that `fails` picks
+/// (by their 1-based number) with what it gives: an error, or `Ok(0)`. A writer's flush then
+/// hands over part of its buffer at a time, and some of those hand-overs fail.
+pub struct StingySink {
+    /// What the sink took.
+    pub data: Vec<u8>,
+    chunk: usize,
+    calls: usize,
+    fails: Box<dyn FnMut(usize) -> Option<std::io::Result<usize>>>,
+}
+
+impl StingySink {
+    /// An empty sink, before its first call.
+    pub fn new(
+        chunk: usize,
+        fails: impl FnMut(usize) -> Option<std::io::Result<usize>> + 'static,
+    ) -> StingySink {
+        StingySink {
+            data: Vec::new(),
+            chunk,
+            calls: 0,
+            fails: Box::new(fails),
+        }
+    }
+}
+
+impl std::io::Write for StingySink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if let Some(failure) = (self.fails)(self.calls) {
+            return failure;
+        }
+        let n = buf.len().min(self.chunk);
+        self.data.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
