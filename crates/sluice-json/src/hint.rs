@@ -24,17 +24,47 @@ use crate::options::JsonOptions;
 use crate::reader::JsonReader;
 use crate::scan;
 
-/// A switch of [`JsonOptions`] that is off and would accept a refused token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Relaxation {
+/// A switch of [`JsonOptions`] that relaxes the strict grammar, as an error's note names it.
+///
+/// When the options refuse a token that one of their switches would accept, the error gets
+/// a note naming that switch, and [`noted_in`] finds it again, so that a program can say it in its own terms (a command line names its
+/// flag) or offer to read the input again with the switch on.
+///
+/// ```
+/// use sluice_core::Token;
+/// use sluice_json::{JsonOptions, JsonReader, Relaxation};
+/// let text = "[1, 2, /* three */ 3]";
+/// let mut options = JsonOptions::strict();
+/// let err = Token::read_all(&mut JsonReader::from_str(text).with_options(options.clone()))
+///     .unwrap_err();
+/// let relaxation = Relaxation::noted_in(&err).expect("a comment is noted");
+/// assert_eq!(relaxation, Relaxation::Comments);
+/// assert_eq!(relaxation.option_name(), "comments");
+/// relaxation.enable(&mut options);
+/// assert!(Token::read_all(&mut JsonReader::from_str(text).with_options(options)).is_ok());
+/// ```
+///
+/// [`noted_in`]: Relaxation::noted_in
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Relaxation {
+    /// [`JsonOptions::comments`].
     Comments,
+    /// [`JsonOptions::trailing_commas`].
     TrailingCommas,
+    /// [`JsonOptions::multiple_values`].
     MultipleValues,
+    /// [`JsonOptions::unquoted_keys`].
     UnquotedKeys,
+    /// [`JsonOptions::single_quotes`].
     SingleQuotes,
+    /// [`JsonOptions::json5_numbers`].
     Json5Numbers,
+    /// [`JsonOptions::json5_escapes`].
     Json5Escapes,
+    /// [`JsonOptions::json5_whitespace`].
     Json5Whitespace,
+    /// [`JsonOptions::json5_control_characters`].
     Json5ControlCharacters,
 }
 
@@ -54,48 +84,125 @@ pub(crate) enum Place {
 }
 
 impl Relaxation {
-    /// The note added to the error.
-    pub(crate) fn note(self) -> &'static str {
+    /// Every relaxation a note can name.
+    pub const ALL: [Relaxation; 9] = [
+        Relaxation::Comments,
+        Relaxation::TrailingCommas,
+        Relaxation::MultipleValues,
+        Relaxation::UnquotedKeys,
+        Relaxation::SingleQuotes,
+        Relaxation::Json5Numbers,
+        Relaxation::Json5Escapes,
+        Relaxation::Json5Whitespace,
+        Relaxation::Json5ControlCharacters,
+    ];
+
+    /// The relaxation that a note of `err` names, if any: the switch that was off and would
+    /// have accepted the token the error points at.
+    ///
+    /// ```
+    /// use sluice_core::Token;
+    /// use sluice_json::{JsonReader, Relaxation};
+    /// let err = Token::read_all(&mut JsonReader::from_str("{name: 1}")).unwrap_err();
+    /// assert_eq!(Relaxation::noted_in(&err), Some(Relaxation::UnquotedKeys));
+    /// // `01` is no number in any dialect: no switch would help.
+    /// let err = Token::read_all(&mut JsonReader::from_str("[01]")).unwrap_err();
+    /// assert_eq!(Relaxation::noted_in(&err), None);
+    /// ```
+    #[must_use]
+    pub fn noted_in(err: &sluice_core::Error) -> Option<Relaxation> {
+        err.notes().iter().find_map(|text| {
+            Relaxation::ALL
+                .into_iter()
+                .find(|relaxation| *text == relaxation.note())
+        })
+    }
+
+    /// The name of the switch, as the field of [`JsonOptions`] spells it (`"comments"`).
+    ///
+    /// ```
+    /// use sluice_json::Relaxation;
+    /// assert_eq!(Relaxation::Json5Numbers.option_name(), "json5_numbers");
+    /// ```
+    #[must_use]
+    pub fn option_name(self) -> &'static str {
+        match self {
+            Relaxation::Comments => "comments",
+            Relaxation::TrailingCommas => "trailing_commas",
+            Relaxation::MultipleValues => "multiple_values",
+            Relaxation::UnquotedKeys => "unquoted_keys",
+            Relaxation::SingleQuotes => "single_quotes",
+            Relaxation::Json5Numbers => "json5_numbers",
+            Relaxation::Json5Escapes => "json5_escapes",
+            Relaxation::Json5Whitespace => "json5_whitespace",
+            Relaxation::Json5ControlCharacters => "json5_control_characters",
+        }
+    }
+
+    /// What the strict grammar refused, and which dialects accept it, without naming the
+    /// switch: the first part of the note, for a program that names the switch its own way.
+    ///
+    /// ```
+    /// use sluice_json::Relaxation;
+    /// let flag = "--relaxed";
+    /// let note = format!("{} (`{flag}`)", Relaxation::Comments.reason());
+    /// assert!(note.starts_with("comments are not JSON"));
+    /// ```
+    #[must_use]
+    pub fn reason(self) -> &'static str {
         match self {
             Relaxation::Comments => {
-                "comments are not JSON; the relaxed and JSON5 dialects allow them \
-                 (`JsonOptions::comments`)"
+                "comments are not JSON; the relaxed and JSON5 dialects allow them"
             }
             Relaxation::TrailingCommas => {
                 "a comma after the last item is not JSON; the relaxed and JSON5 dialects \
-                 allow it (`JsonOptions::trailing_commas`)"
+                 allow it"
             }
             Relaxation::MultipleValues => {
-                "several values at the root need `JsonOptions::multiple_values`, as NDJSON \
-                 and concatenated JSON do"
+                "a JSON text holds one value; several at the root are NDJSON or \
+                 concatenated JSON"
             }
-            Relaxation::UnquotedKeys => {
-                "a key without quotes is JSON5, not JSON (`JsonOptions::unquoted_keys`)"
-            }
-            Relaxation::SingleQuotes => {
-                "a string in single quotes is JSON5, not JSON (`JsonOptions::single_quotes`)"
-            }
-            Relaxation::Json5Numbers => {
-                "this number is JSON5, not JSON (`JsonOptions::json5_numbers`)"
-            }
-            Relaxation::Json5Escapes => {
-                "this escape is JSON5, not JSON (`JsonOptions::json5_escapes`)"
-            }
-            Relaxation::Json5Whitespace => {
-                "this character is whitespace in JSON5, not in JSON \
-                 (`JsonOptions::json5_whitespace`)"
-            }
+            Relaxation::UnquotedKeys => "a key without quotes is JSON5, not JSON",
+            Relaxation::SingleQuotes => "a string in single quotes is JSON5, not JSON",
+            Relaxation::Json5Numbers => "this number is JSON5, not JSON",
+            Relaxation::Json5Escapes => "this escape is JSON5, not JSON",
+            Relaxation::Json5Whitespace => "this character is whitespace in JSON5, not in JSON",
             Relaxation::Json5ControlCharacters => {
-                "JSON5 strings may hold this control character unescaped, JSON strings may \
-                 not (`JsonOptions::json5_control_characters`)"
+                "JSON5 strings may hold this control character unescaped, JSON strings may not"
             }
         }
     }
 
-    /// `options` with this switch on.
-    fn enabled_in(self, options: &JsonOptions) -> JsonOptions {
+    /// The note the reader adds to an error: the [`reason`](Relaxation::reason) and the
+    /// switch, as `JsonOptions::comments`.
+    #[must_use]
+    pub fn note(self) -> String {
+        format!("{} (`JsonOptions::{}`)", self.reason(), self.option_name())
+    }
+
+    /// Turns this switch on in `options`.
+    pub fn enable(self, options: &mut JsonOptions) {
+        *self.switch_mut(options) = true;
+    }
+
+    /// Whether this switch is on in `options`.
+    ///
+    /// ```
+    /// use sluice_json::{JsonOptions, Relaxation};
+    /// assert!(Relaxation::Comments.is_enabled(&JsonOptions::relaxed()));
+    /// assert!(!Relaxation::UnquotedKeys.is_enabled(&JsonOptions::relaxed()));
+    /// ```
+    #[must_use]
+    pub fn is_enabled(self, options: &JsonOptions) -> bool {
+        // A copy, so that the fields are named in one table only (`switch_mut`); the
+        // options are a few flags and numbers.
         let mut options = options.clone();
-        let switch = match self {
+        *self.switch_mut(&mut options)
+    }
+
+    /// The field of `options` that holds this switch.
+    fn switch_mut(self, options: &mut JsonOptions) -> &mut bool {
+        match self {
             Relaxation::Comments => &mut options.comments,
             Relaxation::TrailingCommas => &mut options.trailing_commas,
             Relaxation::MultipleValues => &mut options.multiple_values,
@@ -105,8 +212,13 @@ impl Relaxation {
             Relaxation::Json5Escapes => &mut options.json5_escapes,
             Relaxation::Json5Whitespace => &mut options.json5_whitespace,
             Relaxation::Json5ControlCharacters => &mut options.json5_control_characters,
-        };
-        *switch = true;
+        }
+    }
+
+    /// `options` with this switch on.
+    fn enabled_in(self, options: &JsonOptions) -> JsonOptions {
+        let mut options = options.clone();
+        self.enable(&mut options);
         // A value read again alone is a root of its own.
         options.scalar_root = true;
         options
@@ -114,18 +226,7 @@ impl Relaxation {
 
     /// Whether this switch is off in `options`.
     fn is_off(self, options: &JsonOptions) -> bool {
-        let on = match self {
-            Relaxation::Comments => options.comments,
-            Relaxation::TrailingCommas => options.trailing_commas,
-            Relaxation::MultipleValues => options.multiple_values,
-            Relaxation::UnquotedKeys => options.unquoted_keys,
-            Relaxation::SingleQuotes => options.single_quotes,
-            Relaxation::Json5Numbers => options.json5_numbers,
-            Relaxation::Json5Escapes => options.json5_escapes,
-            Relaxation::Json5Whitespace => options.json5_whitespace,
-            Relaxation::Json5ControlCharacters => options.json5_control_characters,
-        };
-        !on
+        !self.is_enabled(options)
     }
 
     /// Whether a reader with this switch on reads `token` whole as a value (or with `key`,

@@ -43,6 +43,7 @@ mod writer;
 #[doc = include_str!("../../../docs/src/json.md")]
 pub struct JsonChapter;
 
+pub use hint::Relaxation;
 pub use input::{IO_WINDOW, Input, IoInput, Refill, SliceInput};
 pub use ndjson::{NdjsonReader, NdjsonWriter, Record};
 pub use options::{DuplicateKeys, JsonOptions};

@@ -7,7 +7,7 @@ mod common;
 
 use common::{read_slice, read_trickle};
 use sluice_core::{Error, Span};
-use sluice_json::{JsonOptions, NdjsonReader, codes};
+use sluice_json::{JsonOptions, NdjsonReader, Relaxation, codes};
 
 /// The notes of `error` that name a switch of `JsonOptions`.
 fn switch_notes(error: &Error) -> Vec<&str> {
@@ -19,65 +19,55 @@ fn switch_notes(error: &Error) -> Vec<&str> {
         .collect()
 }
 
-/// `options` with the switch named `switch` on.
-fn enable(options: &mut JsonOptions, switch: &str) {
-    let flag = match switch {
-        "comments" => &mut options.comments,
-        "trailing_commas" => &mut options.trailing_commas,
-        "multiple_values" => &mut options.multiple_values,
-        "unquoted_keys" => &mut options.unquoted_keys,
-        "single_quotes" => &mut options.single_quotes,
-        "json5_numbers" => &mut options.json5_numbers,
-        "json5_escapes" => &mut options.json5_escapes,
-        "json5_whitespace" => &mut options.json5_whitespace,
-        "json5_control_characters" => &mut options.json5_control_characters,
-        _ => panic!("no switch {switch}"),
-    };
-    *flag = true;
-}
-
 /// Documents refused by the strict options: the error's code and span, and the switch
 /// named in the note.
 #[rustfmt::skip]
-const AVOIDABLE: &[(&str, &str, usize, usize, &str)] = &[
-    ("{\"a\": 1 // why\n}", "ExpectComma", 8, 9, "comments"),
-    ("/* header */ [1]", "UnexpectedToken", 0, 1, "comments"),
-    ("[1, 2,]", "UnexpectedToken", 6, 7, "trailing_commas"),
-    ("[1, 2,\n  ]", "UnexpectedToken", 9, 10, "trailing_commas"),
-    (r#"{"a": 1,}"#, "ExpectKey", 8, 9, "trailing_commas"),
-    ("{} {}", "TrailingToken", 3, 4, "multiple_values"),
-    ("1\n2", "TrailingToken", 2, 3, "multiple_values"),
-    ("{name: 1}", "ExpectKey", 1, 5, "unquoted_keys"),
-    (r#"{"a": 1, _b: 2}"#, "ExpectKey", 9, 11, "unquoted_keys"),
-    ("{'a': 1}", "ExpectKey", 1, 2, "single_quotes"),
-    ("['x', 'y']", "UnexpectedToken", 1, 2, "single_quotes"),
-    ("[+1]", "UnexpectedToken", 1, 3, "json5_numbers"),
-    ("[.5]", "UnexpectedToken", 1, 3, "json5_numbers"),
-    ("[5.]", "InvalidNumber", 1, 3, "json5_numbers"),
-    ("[0x1F]", "InvalidNumber", 1, 5, "json5_numbers"),
-    ("[Infinity]", "UnexpectedToken", 1, 9, "json5_numbers"),
-    ("[-NaN]", "InvalidNumber", 1, 5, "json5_numbers"),
-    (r#"["it\'s"]"#, "InvalidEscape", 4, 6, "json5_escapes"),
-    (r#"["\x41"]"#, "InvalidEscape", 2, 4, "json5_escapes"),
-    (r#"["a\0"]"#, "InvalidEscape", 3, 5, "json5_escapes"),
-    (r#"["\0 1"]"#, "InvalidEscape", 2, 4, "json5_escapes"),
-    ("[\"a\\\nb\"]", "InvalidEscape", 3, 5, "json5_escapes"),
-    ("{\"a\":\u{a0}1}", "UnexpectedToken", 5, 7, "json5_whitespace"),
-    ("[1,\u{2028}2]", "UnexpectedToken", 3, 6, "json5_whitespace"),
+const AVOIDABLE: &[(&str, &str, usize, usize, Relaxation)] = &[
+    ("{\"a\": 1 // why\n}", "ExpectComma", 8, 9, Relaxation::Comments),
+    ("/* header */ [1]", "UnexpectedToken", 0, 1, Relaxation::Comments),
+    ("[1, 2,]", "UnexpectedToken", 6, 7, Relaxation::TrailingCommas),
+    ("[1, 2,\n  ]", "UnexpectedToken", 9, 10, Relaxation::TrailingCommas),
+    (r#"{"a": 1,}"#, "ExpectKey", 8, 9, Relaxation::TrailingCommas),
+    ("{} {}", "TrailingToken", 3, 4, Relaxation::MultipleValues),
+    ("1\n2", "TrailingToken", 2, 3, Relaxation::MultipleValues),
+    ("{name: 1}", "ExpectKey", 1, 5, Relaxation::UnquotedKeys),
+    (r#"{"a": 1, _b: 2}"#, "ExpectKey", 9, 11, Relaxation::UnquotedKeys),
+    ("{'a': 1}", "ExpectKey", 1, 2, Relaxation::SingleQuotes),
+    ("['x', 'y']", "UnexpectedToken", 1, 2, Relaxation::SingleQuotes),
+    ("[+1]", "UnexpectedToken", 1, 3, Relaxation::Json5Numbers),
+    ("[.5]", "UnexpectedToken", 1, 3, Relaxation::Json5Numbers),
+    ("[5.]", "InvalidNumber", 1, 3, Relaxation::Json5Numbers),
+    ("[0x1F]", "InvalidNumber", 1, 5, Relaxation::Json5Numbers),
+    ("[Infinity]", "UnexpectedToken", 1, 9, Relaxation::Json5Numbers),
+    ("[-NaN]", "InvalidNumber", 1, 5, Relaxation::Json5Numbers),
+    (r#"["it\'s"]"#, "InvalidEscape", 4, 6, Relaxation::Json5Escapes),
+    (r#"["\x41"]"#, "InvalidEscape", 2, 4, Relaxation::Json5Escapes),
+    (r#"["a\0"]"#, "InvalidEscape", 3, 5, Relaxation::Json5Escapes),
+    (r#"["\0 1"]"#, "InvalidEscape", 2, 4, Relaxation::Json5Escapes),
+    ("[\"a\\\nb\"]", "InvalidEscape", 3, 5, Relaxation::Json5Escapes),
+    ("{\"a\":\u{a0}1}", "UnexpectedToken", 5, 7, Relaxation::Json5Whitespace),
+    ("[1,\u{2028}2]", "UnexpectedToken", 3, 6, Relaxation::Json5Whitespace),
     // A byte order mark anywhere but at the start.
-    (" \u{feff}[]", "UnexpectedToken", 1, 4, "json5_whitespace"),
+    (" \u{feff}[]", "UnexpectedToken", 1, 4, Relaxation::Json5Whitespace),
     // A tab pasted into a string, another control character.
-    ("[\"a\tb\"]", "ControlCharacter", 3, 4, "json5_control_characters"),
-    ("{\"\u{1}\": 1}", "ControlCharacter", 2, 3, "json5_control_characters"),
+    ("[\"a\tb\"]", "ControlCharacter", 3, 4, Relaxation::Json5ControlCharacters),
+    ("{\"\u{1}\": 1}", "ControlCharacter", 2, 3, Relaxation::Json5ControlCharacters),
 ];
 
 #[test]
 fn an_error_a_switch_avoids_names_that_switch_and_keeps_its_code_and_span() {
-    for &(document, code, start, end, switch) in AVOIDABLE {
+    for &(document, code, start, end, relaxation) in AVOIDABLE {
         let error = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
         assert_eq!(error.code().id(), code, "{document:?}");
         assert_eq!(error.span(), Some(Span::new(start, end)), "{document:?}");
+        assert_eq!(
+            Relaxation::noted_in(&error),
+            Some(relaxation),
+            "{document:?}: {error:?}"
+        );
+        // One note names a switch, in the words a program reading them can search for.
         let notes = switch_notes(&error);
+        let switch = relaxation.option_name();
         assert_eq!(notes.len(), 1, "{document:?}: {notes:?}");
         assert!(
             notes[0].contains(&format!("`JsonOptions::{switch}`")),
@@ -85,7 +75,7 @@ fn an_error_a_switch_avoids_names_that_switch_and_keeps_its_code_and_span() {
         );
         // And the switch named does avoid it.
         let mut options = JsonOptions::strict();
-        enable(&mut options, switch);
+        relaxation.enable(&mut options);
         if let Err(error) = read_slice(document.as_bytes(), &options) {
             panic!("{document:?} with {switch}: {error:?}");
         }
@@ -177,6 +167,7 @@ fn an_error_no_switch_avoids_gets_no_note() {
                 Vec::<&str>::new(),
                 "{document:?}: {error:?}"
             );
+            assert_eq!(Relaxation::noted_in(&error), None, "{document:?}");
         }
     }
 }
@@ -204,12 +195,8 @@ fn options_that_have_the_switch_on_name_none() {
     let document = "{// note\n  name: 1,}";
     let error = read_slice(document.as_bytes(), &JsonOptions::relaxed()).unwrap_err();
     assert_eq!(error.code(), codes::EXPECT_KEY);
-    let notes = switch_notes(&error);
-    assert_eq!(notes.len(), 1);
-    assert!(
-        notes[0].contains("`JsonOptions::unquoted_keys`"),
-        "{notes:?}"
-    );
+    assert_eq!(switch_notes(&error).len(), 1);
+    assert_eq!(Relaxation::noted_in(&error), Some(Relaxation::UnquotedKeys));
 }
 
 #[test]
@@ -234,7 +221,51 @@ fn an_ndjson_record_gets_the_note_too() {
     };
     assert_eq!(error.code(), codes::TRAILING_TOKEN);
     assert_eq!(error.span(), Some(Span::new(20, 21)));
-    let notes = switch_notes(error);
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].contains("`JsonOptions::comments`"), "{notes:?}");
+    assert_eq!(switch_notes(error).len(), 1, "{error:?}");
+    assert_eq!(Relaxation::noted_in(error), Some(Relaxation::Comments));
+}
+
+#[test]
+fn every_relaxation_names_the_switch_it_turns_on() {
+    // Each turns on exactly one switch, the field its name spells, off in the strict preset.
+    let fields = |options: &JsonOptions| {
+        [
+            ("comments", options.comments),
+            ("trailing_commas", options.trailing_commas),
+            ("multiple_values", options.multiple_values),
+            ("unquoted_keys", options.unquoted_keys),
+            ("single_quotes", options.single_quotes),
+            ("json5_numbers", options.json5_numbers),
+            ("json5_escapes", options.json5_escapes),
+            ("json5_whitespace", options.json5_whitespace),
+            ("json5_control_characters", options.json5_control_characters),
+        ]
+    };
+    let mut named = Vec::new();
+    for relaxation in Relaxation::ALL {
+        let mut options = JsonOptions::strict();
+        assert!(!relaxation.is_enabled(&options), "{relaxation:?}");
+        relaxation.enable(&mut options);
+        assert!(relaxation.is_enabled(&options), "{relaxation:?}");
+        let on: Vec<&str> = fields(&options)
+            .into_iter()
+            .filter(|&(_, on)| on)
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(on, [relaxation.option_name()], "{relaxation:?}");
+        // The note starts with the reason and ends with the switch.
+        let note = relaxation.note();
+        assert!(note.starts_with(relaxation.reason()), "{note}");
+        assert!(
+            note.ends_with(&format!("(`JsonOptions::{}`)", relaxation.option_name())),
+            "{note}"
+        );
+        named.push(relaxation.option_name());
+    }
+    // Every switch of the table once.
+    let all: Vec<&str> = fields(&JsonOptions::strict())
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(named, all);
 }

@@ -454,6 +454,21 @@ impl Error {
         &self.0.notes
     }
 
+    /// Mutable access to the notes, for a caller that words one in its own terms (a
+    /// command line naming its flag where a library note names an option).
+    ///
+    /// ```
+    /// use sluice_core::{Error, codes};
+    /// let mut err = Error::new(codes::CUSTOM, "refused").with_note("set `strict: false`");
+    /// for note in err.notes_mut() {
+    ///     *note = note.replace("`strict: false`", "`--lenient`");
+    /// }
+    /// assert_eq!(err.notes(), ["set `--lenient`"]);
+    /// ```
+    pub fn notes_mut(&mut self) -> &mut [String] {
+        &mut self.0.notes
+    }
+
     /// The attached source, if any.
     #[must_use]
     pub fn source_text(&self) -> Option<&SourceText> {
