@@ -374,12 +374,97 @@ fn ndjson_given_to_a_command_that_reads_one_json_text_names_the_commands_that_re
             "{stderr}"
         );
         assert!(stderr.contains("--from ndjson"), "{stderr}");
+        assert!(!offered_flags(&stderr).1, "{stderr}");
     }
     // A second value inside an NDJSON record is no JSON text given NDJSON: no such note.
     let out = sluice_with_stdin(&["check", "--ndjson", "-"], b"1 2\n");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("error[json/TrailingToken]"), "{stderr}");
     assert!(!stderr.contains("--from ndjson"), "{stderr}");
+}
+
+/// The flags that the switch note of `stderr` offers (the backquoted words that start with
+/// `--`), and whether a note names a Rust option instead.
+fn offered_flags(stderr: &str) -> (Vec<String>, bool) {
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("= note: "))
+        .collect();
+    let flags = notes
+        .iter()
+        .flat_map(|note| note.split('`').skip(1).step_by(2))
+        .filter(|word| word.starts_with("--"))
+        .map(str::to_owned)
+        .collect();
+    (
+        flags,
+        notes.iter().any(|note| note.contains("JsonOptions::")),
+    )
+}
+
+#[test]
+fn a_note_on_syntax_another_dialect_reads_names_the_flag_that_reads_it() {
+    // The document, the flags it is checked with, and the flags the note offers; the first
+    // of them, in place of the dialect flag, reads the document.
+    let cases: [(&str, &[&str], &[&str]); 7] = [
+        ("{\"a\": 1, // why\n}", &[], &["--relaxed", "--json5"]),
+        ("[1, 2,]", &["--strict"], &["--relaxed", "--json5"]),
+        ("{name: 1}", &["--relaxed"], &["--json5"]),
+        ("['x']", &[], &["--json5"]),
+        ("[0x1F, +1]", &["--relaxed"], &["--json5"]),
+        ("[\"a\tb\"]", &[], &["--json5"]),
+        (
+            "{\"a\": 1}\n{\"a\": 2,}\n",
+            &["--ndjson"],
+            &["--relaxed", "--json5"],
+        ),
+    ];
+    for (document, flags, offered) in cases {
+        let file = temp_file("flag-notes", "doc.json", document.as_bytes());
+        let file = file.to_str().unwrap();
+        for input in [file, "-"] {
+            let mut args = vec!["check"];
+            args.extend_from_slice(flags);
+            args.push(input);
+            let out = sluice_with_stdin(&args, document.as_bytes());
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            let stderr = text(&out.stderr);
+            let (named, rust_option) = offered_flags(&stderr);
+            assert_eq!(named, offered, "{args:?}: {stderr}");
+            assert!(!rust_option, "{args:?}: {stderr}");
+            // In place of the dialect flag it was checked with, if any.
+            args.retain(|arg| !["--strict", "--relaxed", "--json5"].contains(arg));
+            args.insert(args.len() - 1, offered[0]);
+            let out = sluice_with_stdin(&args, document.as_bytes());
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_streamed_input_gets_the_flag_note_too() {
+    // Over the in-memory limit, so the streaming path is taken: one JSON text and NDJSON.
+    let mut json = vec![b' '; 9 << 20];
+    json.extend_from_slice(b"[1, 2,]");
+    let mut ndjson = b"{}\n".repeat(3 << 20);
+    ndjson.extend_from_slice(b"[1, 2,]\n");
+    for (name, document) in [("big.json", json), ("big.ndjson", ndjson)] {
+        let path = temp_file("flag-notes-streamed", name, &document);
+        let out = sluice(&["check", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("error[json/UnexpectedToken]"), "{stderr}");
+        assert_eq!(
+            offered_flags(&stderr),
+            (vec!["--relaxed".to_owned(), "--json5".to_owned()], false),
+            "{name}: {stderr}"
+        );
+    }
 }
 
 #[test]

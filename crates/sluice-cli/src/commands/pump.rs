@@ -18,7 +18,7 @@ use sluice_core::{
 };
 use sluice_json::{
     DuplicateKeys, Input as JsonInput, IoInput, JsonOptions, JsonReader, NdjsonReader, Record,
-    SliceInput as JsonSlice,
+    Relaxation, SliceInput as JsonSlice,
 };
 use sluice_msgpack::{
     MsgPackReader, ReadInput, SliceInput as MsgPackSlice, codes as msgpack_codes,
@@ -197,7 +197,7 @@ pub(crate) fn pump<W: Writer>(
         return pump_ndjson(input, options, shape, writer);
     }
     with_reader(input, format, options, |reader| {
-        copy_shaped(reader, writer, shape).map_err(with_one_value_hint)
+        copy_shaped(reader, writer, shape).map_err(in_command_line_terms)
     })
 }
 
@@ -222,18 +222,36 @@ fn copy_shaped<W: Writer>(
     reader.finish()
 }
 
-/// A second root value in JSON input (the only json/TrailingToken outside NDJSON records) is
-/// often NDJSON given to a command that reads one JSON text (`sluice fmt records.ndjson`): a
-/// note names the commands that read records (the reader's own note names the option).
-fn with_one_value_hint(err: Error) -> Error {
-    if err.code() == sluice_json::codes::TRAILING_TOKEN {
-        err.with_note(
-            "NDJSON records (one value per line) are read by `sluice check --ndjson` and \
-             `sluice convert --from ndjson`",
-        )
-    } else {
-        err
+/// The reader's note on a switch that would have accepted the input names the library's
+/// option (`JsonOptions::comments`); here it names what the command line offers instead: the
+/// dialect flags, or the NDJSON format for several root values (often NDJSON given to a
+/// command that reads one JSON text, as `sluice fmt records.ndjson`). A relaxation this
+/// function does not know keeps the library's note.
+fn in_command_line_terms(mut err: Error) -> Error {
+    let Some(relaxation) = Relaxation::noted_in(&err) else {
+        return err;
+    };
+    let offer = match relaxation {
+        Relaxation::Comments | Relaxation::TrailingCommas => "`--relaxed` or `--json5`",
+        Relaxation::UnquotedKeys
+        | Relaxation::SingleQuotes
+        | Relaxation::Json5Numbers
+        | Relaxation::Json5Escapes
+        | Relaxation::Json5Whitespace
+        | Relaxation::Json5ControlCharacters => "`--json5`",
+        Relaxation::MultipleValues => {
+            "`check --ndjson` reads NDJSON records, one value per line, as `convert` and \
+             `dump` do with `--from ndjson`"
+        }
+        _ => return err,
+    };
+    let library = relaxation.note();
+    for note in err.notes_mut() {
+        if *note == library {
+            *note = format!("{} ({offer})", relaxation.reason());
+        }
     }
+    err
 }
 
 /// [`pump`]s the input into `writer`, then commits the output the writer hands back (a file
@@ -333,7 +351,7 @@ fn pump_ndjson<W: Writer>(
         Input::Loaded { name, bytes } => {
             let mut records = NdjsonReader::new(JsonSlice::new(&bytes), options);
             copy_records(&mut records, writer, shape, |_, _| {})
-                .map_err(|err| invalid(err, &name, Some(&bytes)))
+                .map_err(|err| invalid(in_command_line_terms(err), &name, Some(&bytes)))
         }
         Input::Streamed { name, source } => {
             let recent = Rc::new(RefCell::new(Recent::default()));
@@ -347,7 +365,7 @@ fn pump_ndjson<W: Writer>(
                 let err = if err.code() == sluice_core::codes::IO {
                     err
                 } else {
-                    recent.borrow().locate(err, &name)
+                    recent.borrow().locate(in_command_line_terms(err), &name)
                 };
                 invalid(err, &name, None)
             })
