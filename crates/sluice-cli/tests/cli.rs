@@ -10,8 +10,23 @@ use common::{sluice, sluice_with_stdin, temp_file, text};
 
 /// Runs `sluice args`, which must exit with 0, and returns its standard output.
 fn succeed(args: &[&str]) -> String {
-    let out = sluice(args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    succeeded(&sluice(args), args)
+}
+
+/// Runs `sluice args` with `stdin` as its standard input, which must exit with 0, and
+/// returns its standard output.
+fn succeed_with_stdin(args: &[&str], stdin: &[u8]) -> String {
+    succeeded(&sluice_with_stdin(args, stdin), args)
+}
+
+/// The standard output of a run of `sluice args`, which must have exited with 0.
+fn succeeded(out: &Output, args: &[&str]) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
     text(&out.stdout)
 }
 
@@ -435,13 +450,7 @@ fn a_note_on_syntax_another_dialect_reads_names_the_flag_that_reads_it() {
             // In place of the dialect flag it was checked with, if any.
             args.retain(|arg| !["--strict", "--relaxed", "--json5"].contains(arg));
             args.insert(args.len() - 1, offered[0]);
-            let out = sluice_with_stdin(&args, document.as_bytes());
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{args:?}: {}",
-                text(&out.stderr)
-            );
+            succeed_with_stdin(&args, document.as_bytes());
         }
     }
 }
@@ -633,13 +642,7 @@ fn json_output_options_are_a_usage_error_for_other_outputs() {
         vec!["convert", input, "--to", "ndjson", "--binary", "base64"],
         vec!["convert", input, "--to", "json", "--binary", "base64"],
     ] {
-        let out = sluice(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
+        succeed(&args);
     }
 }
 
