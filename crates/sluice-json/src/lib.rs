@@ -8,7 +8,8 @@
 //!   one-line output inside pretty documents, shortest round-trip floats and exact integers.
 //! - [`NdjsonReader`] and [`NdjsonWriter`]: one record per line, read one by one;
 //!   [`parallel`] reads the records of a large input on every core.
-//! - [`codes`]: the stable error codes of this crate, to match errors on.
+//! - [`codes`]: the stable error codes of this crate, to match errors on; [`Relaxation`]:
+//!   the switch of [`JsonOptions`] that an error's note names, when one would have avoided it.
 //!
 //! ```
 //! use sluice_core::pipe;
