@@ -15,7 +15,7 @@ use crate::parallel::{ParallelOptions, RecordInfo, read_lines};
 mod versus_serde_json;
 use crate::{
     DuplicateKeys, IO_WINDOW, Input, IoInput, JsonOptions, JsonReader, JsonWriter, NdjsonReader,
-    NonFinite, SliceInput, WriterOptions, codes,
+    NonFinite, Relaxation, SliceInput, WriterOptions, codes,
 };
 #[cfg(feature = "fuzzing")]
 pub use versus_serde_json::value_difference;
@@ -188,9 +188,10 @@ fn nesting(tokens: &[Token]) -> usize {
 ///   input (a preset with [`DuplicateKeys::LastWins`], a preset with a `max_depth` of 0 to
 ///   4): reading never panics (nor hangs: libFuzzer's timeout catches that); the `io::Read`
 ///   path, in reads of 1 to 4096 bytes (chosen by the input), gives the same tokens, or an
-///   error with the same code, span and notes, as the slice path; `skip()` of each root value
-///   succeeds exactly when reading its tokens does (same error code and span when not) and
-///   leaves the reader in the same place (offset, depth, values read, `finish()`);
+///   error with the same code, span and notes, as the slice path; an error whose note names
+///   a switch is not met again (same code and span) with that switch on; `skip()` of each
+///   root value succeeds exactly when reading its tokens does (same error code and span when
+///   not) and leaves the reader in the same place (offset, depth, values read, `finish()`);
 /// - `LastWins` reads every document the default reads, to the same tokens, and fails
 ///   where the default fails for anything but a duplicate key; the small `max_depth` reads
 ///   the same tokens when they nest no deeper than it, and fails with
@@ -345,11 +346,33 @@ fn check_options(
     if let (Err(a), Err(b)) = (&slice, &stream) {
         assert_eq!(a.notes(), b.notes(), "{what}: notes differ: {a} / {b}");
     }
+    if let Err(err) = &slice {
+        check_noted_switch(data, options, name, err);
+    }
     check_skip(data, options, name);
     if let Ok(tokens) = &slice {
         check_round_trip(tokens, options, name, choices);
     }
     slice
+}
+
+/// The switch an error's note names gets the read past the refused token: with it on, the
+/// document reads, or fails otherwise (another code, or another place: an unclosed comment
+/// once comments are on, a later token).
+fn check_noted_switch(data: &[u8], options: &JsonOptions, name: &str, err: &Error) {
+    let Some(relaxation) = Relaxation::noted_in(err) else {
+        return;
+    };
+    let mut relaxed = options.clone();
+    relaxation.enable(&mut relaxed);
+    if let Err(again) = read_document(slice_reader(data, &relaxed)) {
+        assert_ne!(
+            (again.code(), again.span()),
+            (err.code(), err.span()),
+            "{name}: the note names {}, which refuses the same token: {err}",
+            relaxation.option_name()
+        );
+    }
 }
 
 /// Skips each root value on one reader and reads its tokens on another: both succeed or

@@ -6,11 +6,12 @@
 //! the command line's `--relaxed`, `--json5` and `--ndjson`), so the way out is one step
 //! away.
 //!
-//! A note depends only on the refused token, as the error's span holds it (for two escapes,
-//! also on the bytes after it; see below), so that both input paths (and an `io::Read` in
-//! any chunks) give the same notes. Where the token's
-//! first byte says it all (`/`, `'`, a closing bracket after a comma, a second root value),
-//! that decides; a number or an unquoted key is read again, by a reader over its bytes with
+//! A note depends only on the refused token, as the error's span holds it (for a `/` and
+//! two escapes, also on the bytes after it; see below), so that both input paths (and an
+//! `io::Read` in any chunks) give the same notes. A `/` gets one only before a `/` or `*`,
+//! where a comment starts: the reader loads that byte on both paths, and a lone `/` is
+//! refused by every dialect. Where the token's first byte says it all (`'`, a closing
+//! bracket after a comma, a second root value), that decides; a number or an unquoted key is read again, by a reader over its bytes with
 //! the switch on, and gets a note only when that reads it (`0x1F` and `Infinity` do, `01`
 //! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`, `\01`, `\x4`):
 //! for `\0` and `\x` that depends on the two bytes after the escape, which the reader loads
@@ -252,11 +253,19 @@ impl Relaxation {
 }
 
 /// The switch, off in `options`, that would accept `token` (the bytes of a refused token, as
-/// its error's span holds them) where it stands, at `place`.
-pub(crate) fn for_token(options: &JsonOptions, place: Place, token: &[u8]) -> Option<Relaxation> {
+/// its error's span holds them) where it stands, at `place`. `next` is the byte after a `/`,
+/// if the input has one (the reader loads it for that token only): a `/` starts a comment
+/// only before `/` or `*`, and a lone one is refused by every dialect.
+pub(crate) fn for_token(
+    options: &JsonOptions,
+    place: Place,
+    token: &[u8],
+    next: Option<u8>,
+) -> Option<Relaxation> {
     let first = *token.first()?;
     let relaxation = match (place, first) {
-        (_, b'/') => Relaxation::Comments,
+        (_, b'/') if matches!(next, Some(b'/' | b'*')) => Relaxation::Comments,
+        (_, b'/') => return None,
         // A no-break space pasted into a file, a vertical tab, a line separator.
         _ if scan::json5_space_len(token) == Some(token.len()) => Relaxation::Json5Whitespace,
         (Place::AfterComma, b']' | b'}') => Relaxation::TrailingCommas,
@@ -312,37 +321,54 @@ mod tests {
 
     #[test]
     fn a_comment_start_is_hinted_only_when_comments_are_off() {
-        assert_eq!(
-            for_token(&strict(), Place::Other, b"/"),
-            Some(Relaxation::Comments)
-        );
-        assert_eq!(for_token(&JsonOptions::relaxed(), Place::Other, b"/"), None);
+        for next in [b'/', b'*'] {
+            for place in [Place::Value, Place::Key, Place::AfterRoot, Place::Other] {
+                assert_eq!(
+                    for_token(&strict(), place, b"/", Some(next)),
+                    Some(Relaxation::Comments)
+                );
+            }
+            assert_eq!(
+                for_token(&JsonOptions::relaxed(), Place::Other, b"/", Some(next)),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn a_slash_that_starts_no_comment_is_hinted_as_nothing() {
+        // No dialect reads `/x` or a `/` at the end of the input, not even as a second root.
+        for next in [None, Some(b'x'), Some(b' '), Some(b'1')] {
+            for place in [Place::Value, Place::Key, Place::AfterRoot, Place::Other] {
+                assert_eq!(for_token(&strict(), place, b"/", next), None, "{next:?}");
+            }
+        }
     }
 
     #[test]
     fn a_closing_bracket_after_a_comma_is_a_trailing_comma() {
         for close in [b"]", b"}"] {
             assert_eq!(
-                for_token(&strict(), Place::AfterComma, close),
+                for_token(&strict(), Place::AfterComma, close, None),
                 Some(Relaxation::TrailingCommas)
             );
             assert_eq!(
-                for_token(&JsonOptions::relaxed(), Place::AfterComma, close),
+                for_token(&JsonOptions::relaxed(), Place::AfterComma, close, None),
                 None
             );
         }
         // Right after `[` it is no trailing comma's fault.
-        assert_eq!(for_token(&strict(), Place::Value, b"]"), None);
+        assert_eq!(for_token(&strict(), Place::Value, b"]", None), None);
     }
 
     #[test]
     fn a_second_root_value_is_hinted_as_several_values() {
         assert_eq!(
-            for_token(&strict(), Place::AfterRoot, b"{"),
+            for_token(&strict(), Place::AfterRoot, b"{", None),
             Some(Relaxation::MultipleValues)
         );
         assert_eq!(
-            for_token(&JsonOptions::ndjson(), Place::AfterRoot, b"{"),
+            for_token(&JsonOptions::ndjson(), Place::AfterRoot, b"{", None),
             None
         );
     }
@@ -351,40 +377,43 @@ mod tests {
     fn an_unquoted_key_is_hinted_only_when_json5_reads_it() {
         for key in [&b"name"[..], b"_id", b"$ref", "caf\u{e9}".as_bytes()] {
             assert_eq!(
-                for_token(&strict(), Place::Key, key),
+                for_token(&strict(), Place::Key, key, None),
                 Some(Relaxation::UnquotedKeys),
                 "{}",
                 String::from_utf8_lossy(key)
             );
         }
         assert_eq!(
-            for_token(&strict(), Place::Key, b"'"),
+            for_token(&strict(), Place::Key, b"'", None),
             Some(Relaxation::SingleQuotes)
         );
         for refused in [&b"1"[..], b"-"] {
-            assert_eq!(for_token(&strict(), Place::Key, refused), None);
+            assert_eq!(for_token(&strict(), Place::Key, refused, None), None);
         }
-        assert_eq!(for_token(&JsonOptions::json5(), Place::Key, b"name"), None);
+        assert_eq!(
+            for_token(&JsonOptions::json5(), Place::Key, b"name", None),
+            None
+        );
     }
 
     #[test]
     fn a_json5_number_is_hinted_only_when_json5_reads_it() {
         for number in [&b"+1"[..], b".5", b"5.", b"0x1F", b"Infinity", b"-NaN"] {
             assert_eq!(
-                for_token(&strict(), Place::Value, number),
+                for_token(&strict(), Place::Value, number, None),
                 Some(Relaxation::Json5Numbers),
                 "{}",
                 String::from_utf8_lossy(number)
             );
         }
         assert_eq!(
-            for_token(&strict(), Place::Value, b"'"),
+            for_token(&strict(), Place::Value, b"'", None),
             Some(Relaxation::SingleQuotes)
         );
         // Not numbers in JSON5 either.
         for refused in [&b"01"[..], b"0x", b"Inf", b"1.2.3"] {
             assert_eq!(
-                for_token(&strict(), Place::Value, refused),
+                for_token(&strict(), Place::Value, refused, None),
                 None,
                 "{}",
                 String::from_utf8_lossy(refused)
@@ -394,7 +423,7 @@ mod tests {
             json5_numbers: true,
             ..strict()
         };
-        assert_eq!(for_token(&numbers_on, Place::Value, b"+1"), None);
+        assert_eq!(for_token(&numbers_on, Place::Value, b"+1", None), None);
     }
 
     #[test]
@@ -402,7 +431,7 @@ mod tests {
         for space in ["\u{a0}", "\u{b}", "\u{2028}", "\u{3000}", "\u{feff}"] {
             for place in [Place::Value, Place::Key, Place::Other] {
                 assert_eq!(
-                    for_token(&strict(), place, space.as_bytes()),
+                    for_token(&strict(), place, space.as_bytes(), None),
                     Some(Relaxation::Json5Whitespace),
                     "{space:?}"
                 );
@@ -410,15 +439,20 @@ mod tests {
         }
         // Not a space, or more than the one character.
         assert_eq!(
-            for_token(&strict(), Place::Other, "\u{a1}".as_bytes()),
+            for_token(&strict(), Place::Other, "\u{a1}".as_bytes(), None),
             None
         );
         assert_eq!(
-            for_token(&strict(), Place::Other, "\u{a0}x".as_bytes()),
+            for_token(&strict(), Place::Other, "\u{a0}x".as_bytes(), None),
             None
         );
         assert_eq!(
-            for_token(&JsonOptions::json5(), Place::Value, "\u{a0}".as_bytes()),
+            for_token(
+                &JsonOptions::json5(),
+                Place::Value,
+                "\u{a0}".as_bytes(),
+                None
+            ),
             None
         );
     }

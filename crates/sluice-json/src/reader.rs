@@ -1182,6 +1182,17 @@ impl<S: Input> JsonReader<S> {
             self.pos,
             self.pos + len,
         );
+        // A `/` starts a comment only before `/` or `*`: the byte after it decides its note,
+        // loaded here so that both input paths see it.
+        let next = if self.rest()[..len] == *b"/" {
+            match self.ensure(0, 2) {
+                Ok(true) => Some(self.rest()[1]),
+                Ok(false) => None,
+                Err(err) => return err,
+            }
+        } else {
+            None
+        };
         let token = &self.rest()[..len];
         let after_comma = matches!(self.state, State::ArrayAfterComma | State::ObjectAfterComma);
         let place = match code {
@@ -1193,7 +1204,7 @@ impl<S: Input> JsonReader<S> {
             }
             _ => hint::Place::Other,
         };
-        match hint::for_token(&self.options, place, token) {
+        match hint::for_token(&self.options, place, token, next) {
             Some(relaxation) => error.with_note(relaxation.note()),
             None => error,
         }
@@ -2456,7 +2467,8 @@ impl<S: Input> JsonReader<S> {
             self.pos + len.max(1),
         );
         let token = &self.rest()[..len.min(self.rest().len())];
-        match hint::for_token(&self.options, hint::Place::Value, token) {
+        // A number's token never starts with `/`.
+        match hint::for_token(&self.options, hint::Place::Value, token, None) {
             Some(relaxation) => error.with_note(relaxation.note()),
             None => error,
         }

@@ -25,6 +25,7 @@ fn switch_notes(error: &Error) -> Vec<&str> {
 const AVOIDABLE: &[(&str, &str, usize, usize, Relaxation)] = &[
     ("{\"a\": 1 // why\n}", "ExpectComma", 8, 9, Relaxation::Comments),
     ("/* header */ [1]", "UnexpectedToken", 0, 1, Relaxation::Comments),
+    ("[1] // the end", "TrailingToken", 4, 5, Relaxation::Comments),
     ("[1, 2,]", "UnexpectedToken", 6, 7, Relaxation::TrailingCommas),
     ("[1, 2,\n  ]", "UnexpectedToken", 9, 10, Relaxation::TrailingCommas),
     (r#"{"a": 1,}"#, "ExpectKey", 8, 9, Relaxation::TrailingCommas),
@@ -98,13 +99,19 @@ fn both_input_paths_give_the_same_notes() {
 }
 
 #[test]
-fn the_bytes_after_an_escape_decide_its_note_alike_on_both_input_paths() {
+fn the_bytes_after_a_slash_or_an_escape_decide_its_note_alike_on_both_input_paths() {
     for document in [
         r#"["\01"]"#,
         r#"["\0a"]"#,
         r#"["\x4"]"#,
         r#"["\x4f"]"#,
         r#"["\xg"]"#,
+        "[1 /x]",
+        "[1 //x\n]",
+        "[1 /*x*/]",
+        "[1 /",
+        "[1] /* end */",
+        "[1] /",
     ] {
         let slice = read_slice(document.as_bytes(), &JsonOptions::strict()).unwrap_err();
         for chunk in [1, 2, 3] {
@@ -155,6 +162,14 @@ fn an_error_no_switch_avoids_gets_no_note() {
         // A raw line break, which JSON5 strings cannot hold either.
         "[\"a\nb\"]",
         "[\"a\rb\"]",
+        // A `/` that starts no comment, wherever it stands, or at the end of the input.
+        "[1 /x]",
+        "[1, /x]",
+        "/x",
+        "{\"a\": / 1}",
+        "{/a: 1}",
+        "[1] /",
+        "[1 /",
     ];
     for (options, documents) in [
         (JsonOptions::json5(), json5_refused),
