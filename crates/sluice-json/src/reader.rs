@@ -1194,9 +1194,14 @@ impl<S: Input> JsonReader<S> {
             None
         };
         let token = &self.rest()[..len];
-        let after_comma = matches!(self.state, State::ArrayAfterComma | State::ObjectAfterComma);
+        // Only the bracket that closes this container makes the comma a trailing one: `]`
+        // after `{"a": 1,` is refused with trailing commas on too.
+        let closes_after_comma = matches!(
+            (self.state, token),
+            (State::ArrayAfterComma, [b']']) | (State::ObjectAfterComma, [b'}'])
+        );
         let place = match code {
-            _ if after_comma && matches!(token, [b']' | b'}']) => hint::Place::AfterComma,
+            _ if closes_after_comma => hint::Place::AfterComma,
             codes::EXPECT_KEY => hint::Place::Key,
             codes::UNEXPECTED_TOKEN => hint::Place::Value,
             codes::TRAILING_TOKEN if self.state == State::AfterRoot && !self.records => {

@@ -162,6 +162,10 @@ fn an_error_no_switch_avoids_gets_no_note() {
         // A raw line break, which JSON5 strings cannot hold either.
         "[\"a\nb\"]",
         "[\"a\rb\"]",
+        // A comma before the other kind of closing bracket: no trailing comma.
+        "{\"a\": 1,]",
+        "[1,}",
+        "[[1,}]",
         // A `/` that starts no comment, wherever it stands, or at the end of the input.
         "[1 /x]",
         "[1, /x]",
