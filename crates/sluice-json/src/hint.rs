@@ -231,6 +231,17 @@ impl Relaxation {
         !self.is_enabled(options)
     }
 
+    /// Whether a reader with this switch on takes `token` as the start of a value: it reads
+    /// it whole, or stops for want of the rest (`{`, a string's opening quote), rather than
+    /// refusing it as no value at all (`]`, `:`, `x`), which no second value explains.
+    fn starts_value(self, options: &JsonOptions, token: &[u8]) -> bool {
+        let mut reader = JsonReader::new(SliceInput::new(token), self.enabled_in(options));
+        match reader.skip() {
+            Ok(()) => true,
+            Err(err) => err.code() != crate::codes::UNEXPECTED_TOKEN,
+        }
+    }
+
     /// Whether a reader with this switch on reads `token` whole as a value (or with `key`,
     /// as a key).
     fn reads(self, options: &JsonOptions, token: &[u8], key: bool) -> bool {
@@ -281,6 +292,7 @@ pub(crate) fn for_token(
         && match relaxation {
             Relaxation::UnquotedKeys => relaxation.reads(options, token, true),
             Relaxation::Json5Numbers => relaxation.reads(options, token, false),
+            Relaxation::MultipleValues => relaxation.starts_value(options, token),
             _ => true,
         };
     accepted.then_some(relaxation)
@@ -359,6 +371,27 @@ mod tests {
         }
         // Right after `[` it is no trailing comma's fault.
         assert_eq!(for_token(&strict(), Place::Value, b"]", None), None);
+    }
+
+    #[test]
+    fn a_token_no_value_starts_with_is_no_second_root_value() {
+        for token in [&b"]"[..], b"}", b",", b":", b"x", b"tru"] {
+            assert_eq!(
+                for_token(&strict(), Place::AfterRoot, token, None),
+                None,
+                "{}",
+                String::from_utf8_lossy(token)
+            );
+        }
+        // A quote, a digit, a literal: the start of a second value.
+        for token in [&b"\""[..], b"[", b"-", b"7", b"null"] {
+            assert_eq!(
+                for_token(&strict(), Place::AfterRoot, token, None),
+                Some(Relaxation::MultipleValues),
+                "{}",
+                String::from_utf8_lossy(token)
+            );
+        }
     }
 
     #[test]

@@ -31,6 +31,9 @@ const AVOIDABLE: &[(&str, &str, usize, usize, Relaxation)] = &[
     (r#"{"a": 1,}"#, "ExpectKey", 8, 9, Relaxation::TrailingCommas),
     ("{} {}", "TrailingToken", 3, 4, Relaxation::MultipleValues),
     ("1\n2", "TrailingToken", 2, 3, Relaxation::MultipleValues),
+    ("[1] \"a\"", "TrailingToken", 4, 7, Relaxation::MultipleValues),
+    ("[1]\n-2", "TrailingToken", 4, 6, Relaxation::MultipleValues),
+    ("{}\nnull", "TrailingToken", 3, 7, Relaxation::MultipleValues),
     ("{name: 1}", "ExpectKey", 1, 5, Relaxation::UnquotedKeys),
     (r#"{"a": 1, _b: 2}"#, "ExpectKey", 9, 11, Relaxation::UnquotedKeys),
     ("{'a': 1}", "ExpectKey", 1, 2, Relaxation::SingleQuotes),
@@ -162,6 +165,13 @@ fn an_error_no_switch_avoids_gets_no_note() {
         // A raw line break, which JSON5 strings cannot hold either.
         "[\"a\nb\"]",
         "[\"a\rb\"]",
+        // After the root, what starts no value: no second value explains it.
+        "[1] ]",
+        "{} }",
+        "[1] ,",
+        "1 :",
+        "[1] x",
+        "[1] tru",
         // A comma before the other kind of closing bracket: no trailing comma.
         "{\"a\": 1,]",
         "[1,}",
