@@ -10,13 +10,15 @@
 //! two escapes, also on the bytes after it; see below), so that both input paths (and an
 //! `io::Read` in any chunks) give the same notes. A `/` gets one only before a `/` or `*`,
 //! where a comment starts: the reader loads that byte on both paths, and a lone `/` is
-//! refused by every dialect. Where the token's first byte says it all (`'`, a closing
-//! bracket after a comma, a second root value), that decides; a number or an unquoted key is read again, by a reader over its bytes with
-//! the switch on, and gets a note only when that reads it (`0x1F` and `Infinity` do, `01`
-//! and `0x` do not). An escape gets one unless JSON5 refuses it too (`\1`, `\01`, `\x4`):
-//! for `\0` and `\x` that depends on the two bytes after the escape, which the reader loads
-//! as JSON5 does, on both paths. A raw control character in a string gets one unless it is
-//! a line break. Nothing here runs unless an error has happened.
+//! refused by every dialect. Where the token's first byte says it all (`'`, the bracket
+//! that closes the container right after a comma), that decides. A number, an unquoted key
+//! or a second root value is read again, by a reader over its bytes with the switch on: a
+//! number or key gets a note only when that reads it whole (`0x1F` and `Infinity` do, `01`
+//! and `0x` do not), a second root value only when it starts a value (`{` and `"a"` do, a
+//! stray `]` or `x` does not). An escape gets one unless JSON5 refuses it too (`\1`, `\01`,
+//! `\x4`): for `\0` and `\x` that depends on the two bytes after the escape, which the
+//! reader loads as JSON5 does, on both paths. A raw control character in a string gets one
+//! unless it is a line break. Nothing here runs unless an error has happened.
 
 use sluice_core::Reader;
 
