@@ -381,13 +381,7 @@ impl Deserializer {
         registry: &TypeRegistry,
         user: &mut dyn Any,
     ) -> Result<()> {
-        let mut session = ReadSession {
-            table: self,
-            registry,
-            user,
-            cache: TypeIdMap::default(),
-            base: Path::root(),
-        };
+        let mut session = ReadSession::new(self, registry, user);
         if self.is_plain_in(&mut session, target.type_info()) {
             // Nothing in the table applies anywhere in this type: a bare pipe.
             let mut writer = self.writer(target);
@@ -489,13 +483,8 @@ impl<T: Typed> TypedReads<'_, T> {
         let plain = match self.plain {
             Some(plain) => plain,
             None => {
-                let mut session = ReadSession {
-                    table: self.table,
-                    registry: self.registry,
-                    user: &mut (),
-                    cache: TypeIdMap::default(),
-                    base: Path::root(),
-                };
+                let mut no_user = ();
+                let mut session = ReadSession::new(self.table, self.registry, &mut no_user);
                 let plain = self.table.is_plain_in(&mut session, value.type_info());
                 self.plain = Some(plain);
                 plain
@@ -686,6 +675,24 @@ pub struct ReadSession<'t> {
     cache: TypeIdMap<Cached<'t>>,
     /// The data path of the target of the current run (runs nest when handlers recurse).
     base: Path,
+}
+
+impl<'t> ReadSession<'t> {
+    /// A session of `table` over `registry`, with `user` for the handlers, at the root path
+    /// and with nothing cached yet.
+    fn new(
+        table: &'t Deserializer,
+        registry: &'t TypeRegistry,
+        user: &'t mut dyn Any,
+    ) -> ReadSession<'t> {
+        ReadSession {
+            table,
+            registry,
+            user,
+            cache: TypeIdMap::default(),
+            base: Path::root(),
+        }
+    }
 }
 
 impl std::fmt::Debug for ReadSession<'_> {
