@@ -237,31 +237,52 @@ impl Relaxation {
     /// it whole, or stops for want of the rest (`{`, a string's opening quote), rather than
     /// refusing it as no value at all (`]`, `:`, `x`), which no second value explains.
     fn starts_value(self, options: &JsonOptions, token: &[u8]) -> bool {
-        let mut reader = JsonReader::new(SliceInput::new(token), self.enabled_in(options));
-        match reader.skip() {
+        match self.skip_alone(options, token).0 {
             Ok(()) => true,
             Err(err) => err.code() != crate::codes::UNEXPECTED_TOKEN,
         }
     }
 
+    /// `token` read alone as a value, by a reader with this switch on: what its `skip`
+    /// gave, and the span it ended at.
+    fn skip_alone(
+        self,
+        options: &JsonOptions,
+        token: &[u8],
+    ) -> (sluice_core::Result<()>, sluice_core::Span) {
+        let mut reader = JsonReader::new(SliceInput::new(token), self.enabled_in(options));
+        let skipped = reader.skip();
+        (skipped, reader.span())
+    }
+
     /// Whether a reader with this switch on reads `token` whole as a value (or with `key`,
     /// as a key).
     fn reads(self, options: &JsonOptions, token: &[u8], key: bool) -> bool {
-        let options = self.enabled_in(options);
         if key {
             let mut document = Vec::with_capacity(token.len() + 1);
             document.push(b'{');
             document.extend_from_slice(token);
-            let mut reader = JsonReader::new(SliceInput::new(&document), options);
+            let mut reader = JsonReader::new(SliceInput::new(&document), self.enabled_in(options));
             reader
                 .read_map_root()
                 .and_then(|_| reader.read_name())
                 .is_ok()
                 && reader.span().end == document.len()
         } else {
-            let mut reader = JsonReader::new(SliceInput::new(token), options);
-            reader.skip().is_ok() && reader.span() == sluice_core::Span::new(0, token.len())
+            let (skipped, span) = self.skip_alone(options, token);
+            skipped.is_ok() && span == sluice_core::Span::new(0, token.len())
         }
+    }
+}
+
+/// `error` with the note naming `relaxation`, the switch that would have avoided it, if any.
+pub(crate) fn noted(
+    error: sluice_core::Error,
+    relaxation: Option<Relaxation>,
+) -> sluice_core::Error {
+    match relaxation {
+        Some(relaxation) => error.with_note(relaxation.note()),
+        None => error,
     }
 }
 

@@ -1209,10 +1209,7 @@ impl<S: Input> JsonReader<S> {
             }
             _ => hint::Place::Other,
         };
-        match hint::for_token(&self.options, place, token, next) {
-            Some(relaxation) => error.with_note(relaxation.note()),
-            None => error,
-        }
+        hint::noted(error, hint::for_token(&self.options, place, token, next))
     }
 
     // ----- input window -----------------------------------------------------------------
@@ -2473,10 +2470,10 @@ impl<S: Input> JsonReader<S> {
         );
         let token = &self.rest()[..len.min(self.rest().len())];
         // A number's token never starts with `/`.
-        match hint::for_token(&self.options, hint::Place::Value, token, None) {
-            Some(relaxation) => error.with_note(relaxation.note()),
-            None => error,
-        }
+        hint::noted(
+            error,
+            hint::for_token(&self.options, hint::Place::Value, token, None),
+        )
     }
 
     /// JSON5 numbers: converted to typed numbers or normalized JSON text.
@@ -2739,10 +2736,7 @@ impl<S: Input> JsonReader<S> {
             self.pos + at,
             self.pos + at + 1,
         );
-        match hint::for_control_character(&self.options, byte) {
-            Some(relaxation) => error.with_note(relaxation.note()),
-            None => error,
-        }
+        hint::noted(error, hint::for_control_character(&self.options, byte))
     }
 
     /// Copies raw string bytes `pos+from..pos+to` to the scratch buffer, unchecked.
@@ -2872,10 +2866,8 @@ impl<S: Input> JsonReader<S> {
         // In a string only: a JSON5 identifier key takes no escape but `\u`.
         let in_string = matches!(rest.first(), Some(b'"' | b'\''));
         let after = &rest[at + len..(at + len + 2).min(rest.len())];
-        match hint::for_escape(&self.options, &rest[at..at + len], after) {
-            Some(relaxation) if in_string => error.with_note(relaxation.note()),
-            _ => error,
-        }
+        let relaxation = hint::for_escape(&self.options, &rest[at..at + len], after);
+        hint::noted(error, relaxation.filter(|_| in_string))
     }
 
     /// The string at `pos` runs into the end of the input inside the escape at `at`, whose
