@@ -661,12 +661,7 @@ fn check_msgpack_rejects_truncated_input() {
 #[test]
 fn large_files_stream_and_still_point_at_errors() {
     // Over the in-memory limit, so the streaming path is taken.
-    let mut doc = Vec::with_capacity(9 << 20);
-    doc.extend_from_slice(b"[");
-    while doc.len() < (9 << 20) {
-        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
-    }
-    doc.extend_from_slice(b"{}]");
+    let mut doc = common::large_json();
     let good = temp_file("large", "good.json", &doc);
     let out = sluice(&["check", good.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));

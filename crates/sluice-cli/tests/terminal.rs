@@ -8,19 +8,8 @@ use std::fs::File;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use common::{temp_file, text};
+use common::{large_json, temp_file, text};
 use nix::pty::{Winsize, openpty};
-
-/// A valid JSON document over the size that is loaded in memory (8 MiB), so it streams.
-fn large_document() -> Vec<u8> {
-    let mut doc = Vec::with_capacity(9 << 20);
-    doc.push(b'[');
-    while doc.len() < 9 << 20 {
-        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
-    }
-    doc.extend_from_slice(b"{}]");
-    doc
-}
 
 /// Runs `sluice args` with standard error on a new pseudo-terminal of 80 columns; returns
 /// the exit code, standard output, and what the terminal received.
@@ -61,7 +50,7 @@ fn on_terminal(args: &[&str]) -> (Option<i32>, Vec<u8>, Vec<u8>) {
 
 #[test]
 fn a_large_input_shows_a_progress_bar_on_a_terminal_and_nothing_on_a_pipe() {
-    let doc = large_document();
+    let doc = large_json();
     let path = temp_file("terminal", "large.json", &doc);
     let path = path.to_str().unwrap();
     let (code, stdout, seen) = on_terminal(&["check", path]);
@@ -89,7 +78,7 @@ fn a_small_input_shows_no_progress_bar_even_on_a_terminal() {
 #[test]
 fn a_diagnostic_on_a_terminal_still_points_at_the_value() {
     // The bar must not hide or garble the diagnostic of a large invalid input.
-    let mut doc = large_document();
+    let mut doc = large_json();
     let at = doc.len() - 3;
     doc[at] = b'x';
     let path = temp_file("terminal-invalid", "bad.json", &doc);

@@ -58,3 +58,15 @@ pub fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
     std::fs::write(&path, contents).unwrap();
     path
 }
+
+/// A valid JSON document over the size the command reads into memory (8 MiB), so that it
+/// streams: an array of small objects, one a line.
+pub fn large_json() -> Vec<u8> {
+    let mut doc = Vec::with_capacity(9 << 20);
+    doc.push(b'[');
+    while doc.len() < 9 << 20 {
+        doc.extend_from_slice(b"{\"key\": \"value\", \"n\": 12345},\n");
+    }
+    doc.extend_from_slice(b"{}]");
+    doc
+}
