@@ -29,7 +29,7 @@ use criterion::{
     BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
 };
 use serde::de::IgnoredAny;
-use sluice_benches::{BENCH_FILES, corpus, scan, scan_number_text};
+use sluice_benches::{BENCH_FILES, corpus, large_object, scan, scan_number_text};
 use sluice_core::Token;
 use sluice_json::{JsonReader, JsonWriter, WriterOptions};
 
@@ -218,20 +218,6 @@ fn write(c: &mut Criterion) {
 }
 
 /// One object of `count` long keys that differ in a few digits, each with a small integer.
-fn large_object(count: usize) -> Vec<u8> {
-    let mut doc = String::from("{");
-    for i in 0..count {
-        if i > 0 {
-            doc.push(',');
-        }
-        doc.push_str(&format!(
-            "\"key_number_{i:08}_with_some_padding_text_here\":{i}"
-        ));
-    }
-    doc.push('}');
-    doc.into_bytes()
-}
-
 fn read_large_object(c: &mut Criterion) {
     let bytes = large_object(200_000);
     let mut group = c.benchmark_group("large_object");

@@ -27,7 +27,9 @@
 //! `ndjson_iter` (`sluice::ndjson::iter` into a struct of `url`, `title` and `body` strings),
 //! `ndjson_iter_slice` / `ndjson_iter_str` (the same through `sluice::ndjson::iter_slice`, and
 //! through `sluice::ndjson::iter_str`, the file checked as UTF-8 before the repetitions)
-//! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The value
+//! and `serde_ndjson_stream` (serde_json's `StreamDeserializer` into the same struct). The
+//! file `large_object` is `sluice_benches::large_object(200_000)`, as the `json` bench's
+//! `large_object` group reads it, for the untyped operations. The value
 //! written by `to` and `serde_to` is read once before the loop, so the cost of one operation
 //! is the difference between runs with `N` and `N - 1` repetitions (or `(N3 - N1) / 2`).
 //!
@@ -319,7 +321,7 @@ fn main() -> ExitCode {
     let (Some(file), Some(operation), Some(times)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!(
             "usage: reflect_profile FILE OPERATION N, FILE one of canada, citm_catalog, \
-             twitter (with _exponents, _relaxed, _line_comments or _json5) or wikipedia"
+             twitter (with _exponents, _relaxed, _line_comments or _json5), large_object or wikipedia"
         );
         return ExitCode::FAILURE;
     };
@@ -334,6 +336,23 @@ fn main() -> ExitCode {
         };
         return match run_wikipedia(&bytes, operation, times) {
             Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if file == "large_object" {
+        // Generated, with no shapes for the typed operations.
+        let Ok(text) = String::from_utf8(sluice_benches::large_object(200_000)) else {
+            return ExitCode::FAILURE;
+        };
+        return match run_untyped(&text, operation, times) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => {
+                eprintln!("{operation} is not an untyped operation, the only ones on large_object");
+                ExitCode::FAILURE
+            }
             Err(message) => {
                 eprintln!("{message}");
                 ExitCode::FAILURE

@@ -204,6 +204,25 @@ impl<'de> serde::de::Visitor<'de> for EveryToken {
     }
 }
 
+/// One object of `count` keys of 45 bytes that differ only in eight digits in their middle
+/// (`"key_number_00000017_with_some_padding_text_here":17`), each with a small integer:
+/// the `large_object` bench's file, where the default duplicate-key check runs through its
+/// hash index (keys that share their first and last bytes defeat any shortcut on those).
+#[must_use]
+pub fn large_object(count: usize) -> Vec<u8> {
+    let mut doc = String::from("{");
+    for i in 0..count {
+        if i > 0 {
+            doc.push(',');
+        }
+        doc.push_str(&format!(
+            "\"key_number_{i:08}_with_some_padding_text_here\":{i}"
+        ));
+    }
+    doc.push('}');
+    doc.into_bytes()
+}
+
 /// A function that rewrites a bench file into a variant of it ([`relaxed_variant`],
 /// [`json5_variant`], ...).
 pub type Rewrite = fn(&[u8]) -> Vec<u8>;
