@@ -9,11 +9,11 @@
 //! longer keys), and an object that grows past [`SMALL_OBJECT`] keys gets a hash index
 //! instead of the scan.
 //!
-//! The index hashes keys with std's [`RandomState`] (a hash keyed at random per index),
-//! and chains the entries that share a hash. Neither ordinary keys that
-//! differ in a few bytes nor keys crafted against a known hash function can then make a
-//! lookup compare with many keys: a large object costs one hash and about one comparison
-//! per key, never a time that grows with the square of its size.
+//! The index hashes keys with std's [`RandomState`] (a hash keyed at random per index) into
+//! an open-addressing table whose slots keep the top of each entry's hash. A key is compared only with the entries of its own full hash, so neither ordinary
+//! keys that differ in a few bytes nor keys crafted against a known hash function can make
+//! a lookup compare with many keys: a large object costs one hash, one short probe and about
+//! one comparison per key, never a time that grows with the square of its size.
 //!
 //! Without duplicate detection only the current key is kept, for the error path, and only
 //! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
@@ -27,8 +27,7 @@
 //! arena: each key at most once, and only those of objects still open then (copying every key
 //! as it was read cost 3.5% to 4% of the `io::Read` path's instructions).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use std::hash::{BuildHasher, Hasher, RandomState};
 
 use crate::input::Input;
 
@@ -89,41 +88,66 @@ impl<'a> KeyBytes<'a> {
     }
 }
 
-/// A hasher for keys that are already hashes.
-#[derive(Debug, Default)]
-struct PassThrough(u64);
+/// Bits of a slot of [`Index::slots`] that hold an entry's position in its object, plus
+/// one; the bits above hold the top of its hash. An object would need 2^40 keys to run out,
+/// and its entries alone 32 TiB of memory.
+const SLOT_POSITION_BITS: u32 = 40;
 
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
+/// The position part of a slot of [`Index::slots`].
+const SLOT_POSITION: u64 = (1 << SLOT_POSITION_BITS) - 1;
 
-/// No earlier entry with the same hash, in [`Index::previous`].
-const NO_ENTRY: usize = usize::MAX;
+/// How full [`Index::slots`] may be, as a fraction, before the table doubles. A fuller
+/// table means longer probe sequences, but they run over adjacent slots, eight to a cache
+/// line; a larger one means more lines that miss the cache, which cost far more. On an
+/// object of 200,000 keys (the `large_object` bench) a table at most half full made the
+/// read take 1.2x the time it takes with this bound.
+const MAX_LOAD: (usize, usize) = (7, 8);
 
-/// The hash index of a large object.
+/// The slots of a newly built index: room for its first [`SMALL_OBJECT`] keys and as many
+/// again before it grows.
+const FIRST_SLOTS: usize = 4 * SMALL_OBJECT;
+
+/// The hash index of a large object: an open-addressing table of the object's entries.
+///
+/// A new key costs one probe sequence, which finds either its duplicate or the free slot
+/// it takes (a map from hash to entry cost a lookup and then an insertion, each a probe).
+/// The slots hold the top of each entry's hash, so the slots a sequence passes over are
+/// told apart without loading the hash of their entries: a new key's lookup touches the
+/// table's memory in one place, mostly one cache line. Only an entry whose full hash is the key's own is compared
+/// with the key. With the hash keyed at random, nobody can choose keys that share a hash.
 #[derive(Debug, Default)]
 struct Index {
-    /// Each hash to the last entry (a position in [`KeyTracker::entries`]) that has it.
-    last: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
-    /// For the object's `i`-th entry, the entry before it with the same hash, or
-    /// [`NO_ENTRY`]: a chain per hash, so that keys with equal hashes are each compared
-    /// once, with the keys of that hash only.
-    previous: Vec<usize>,
+    /// A power of two of them, or none before the index is built. A slot is 0 when free,
+    /// otherwise the position of an entry in the object plus one (below
+    /// [`SLOT_POSITION_BITS`]) under the top bits of the entry's hash.
+    slots: Vec<u64>,
+    /// The hash of the object's `i`-th entry: to compare, and to place the entries again
+    /// when the table grows.
+    hashes: Vec<u64>,
     /// The hash's key, drawn at random when the index is first built.
     state: RandomState,
-    /// Tests only: every key hashes the same, so every lookup walks one chain.
+    /// Tests only: every key hashes the same, so every lookup meets every entry.
     #[cfg(test)]
     one_hash_for_all: bool,
+}
+
+/// The slot of an entry at `position` in its object, whose hash is `hash`.
+#[inline]
+fn slot(hash: u64, position: usize) -> u64 {
+    debug_assert!((position as u64) < SLOT_POSITION);
+    (hash & !SLOT_POSITION) | (position as u64 + 1)
+}
+
+/// The first free slot of `slots` in the probe sequence of `hash`.
+#[inline]
+fn free_slot(slots: &[u64], hash: u64) -> usize {
+    let mask = slots.len() - 1;
+    #[allow(clippy::cast_possible_truncation)] // the low bits pick the slot
+    let mut at = hash as usize & mask;
+    while slots[at] != 0 {
+        at = (at + 1) & mask;
+    }
+    at
 }
 
 impl Index {
@@ -132,18 +156,73 @@ impl Index {
         if self.one_hash_for_all {
             return 7;
         }
-        self.state.hash_one(key)
+        // The bytes alone, without the length that `Hash` for slices writes first: one
+        // message per hash, whose length SipHash mixes in anyway.
+        let mut hasher = self.state.build_hasher();
+        hasher.write(key);
+        hasher.finish()
     }
 
     fn clear(&mut self) {
-        self.last.clear();
-        self.previous.clear();
+        self.slots.clear();
+        self.hashes.clear();
     }
 
-    /// Adds the entry at `at` (the object's next one) under `hash`.
-    fn add(&mut self, hash: u64, at: usize) {
-        let previous = self.last.insert(hash, at).unwrap_or(NO_ENTRY);
-        self.previous.push(previous);
+    /// Adds the object's next entry, under `hash`, without looking for a duplicate: the
+    /// keys an index is built from are all different.
+    fn add(&mut self, hash: u64) {
+        if self.slots.is_empty() {
+            self.slots.resize(FIRST_SLOTS, 0);
+        }
+        let at = free_slot(&self.slots, hash);
+        self.slots[at] = slot(hash, self.hashes.len());
+        self.hashes.push(hash);
+        self.grow_when_full();
+    }
+
+    /// Adds the object's next entry under `hash` unless an entry with that hash holds the
+    /// same key, as `same` tells from the entry's position in the object. `false` for a
+    /// duplicate.
+    #[inline]
+    fn add_if_new(&mut self, hash: u64, mut same: impl FnMut(usize) -> bool) -> bool {
+        let mask = self.slots.len() - 1;
+        #[allow(clippy::cast_possible_truncation)] // the low bits pick the slot
+        let mut at = hash as usize & mask;
+        loop {
+            let taken = self.slots[at];
+            if taken == 0 {
+                break;
+            }
+            if (taken ^ hash) & !SLOT_POSITION == 0 {
+                #[allow(clippy::cast_possible_truncation)] // below 2^40
+                let position = (taken & SLOT_POSITION) as usize - 1;
+                if self.hashes[position] == hash && same(position) {
+                    return false;
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = slot(hash, self.hashes.len());
+        self.hashes.push(hash);
+        self.grow_when_full();
+        true
+    }
+
+    /// Doubles the table when it is [`MAX_LOAD`] full, placing every entry again.
+    #[inline]
+    fn grow_when_full(&mut self) {
+        let (filled, of) = MAX_LOAD;
+        if self.hashes.len() * of <= self.slots.len() * filled {
+            return;
+        }
+        // A new zeroed table: large ones come from the system as zero pages, written only
+        // where an entry lands.
+        let mut slots = vec![0; self.slots.len() * 2];
+        for (position, &hash) in self.hashes.iter().enumerate() {
+            let at = free_slot(&slots, hash);
+            slots[at] = slot(hash, position);
+        }
+        self.slots = slots;
     }
 }
 
@@ -362,7 +441,6 @@ impl KeyTracker {
             return true;
         };
         let first = frame.first_entry;
-        let at = entries.len();
         let known = &entries[first..];
         let Some(index) = &mut frame.index else {
             if maybe_seen && known.iter().any(|e| holds(e, text, print, arena, input)) {
@@ -376,29 +454,23 @@ impl KeyTracker {
                 {
                     index.one_hash_for_all = one_hash_for_all;
                 }
-                for (i, entry) in known.iter().enumerate() {
+                for entry in known {
                     let hash = index.hash(entry_bytes(entry, arena, input));
-                    index.add(hash, first + i);
+                    index.add(hash);
                 }
-                index.add(index.hash(text), at);
+                index.add(index.hash(text));
                 frame.index = Some(index);
             }
             return true;
         };
         let key_hash = index.hash(text);
-        let mut candidate = index.last.get(&key_hash).copied().unwrap_or(NO_ENTRY);
-        while candidate != NO_ENTRY {
+        index.add_if_new(key_hash, |position| {
             #[cfg(test)]
             {
                 *index_comparisons += 1;
             }
-            if holds(&entries[candidate], text, print, arena, input) {
-                return false;
-            }
-            candidate = index.previous[candidate - first];
-        }
-        index.add(key_hash, at);
-        true
+            holds(&entries[first + position], text, print, arena, input)
+        })
     }
 
     /// Copies the keys still held as offsets in `input` into the arena, before the input
@@ -634,6 +706,44 @@ mod tests {
     }
 
     #[test]
+    fn the_index_table_grows_before_it_is_full_and_places_every_entry_once() {
+        let mut index = Index::default();
+        let count = 5_000;
+        let hashes: Vec<u64> = (0..count)
+            .map(|i| index.hash(similar_key(i).as_bytes()))
+            .collect();
+        for (i, &hash) in hashes.iter().enumerate() {
+            if i < SMALL_OBJECT {
+                index.add(hash);
+            } else {
+                assert!(index.add_if_new(hash, |_| panic!("no entry holds a new key")));
+            }
+            let (filled, of) = MAX_LOAD;
+            assert!(index.slots.len().is_power_of_two());
+            assert!(index.hashes.len() * of <= index.slots.len() * filled, "{i}");
+        }
+        // Every entry sits in one slot, under the top bits of its own hash.
+        let mut seen = vec![0; count];
+        for &taken in index.slots.iter().filter(|&&taken| taken != 0) {
+            let position = usize::try_from(taken & SLOT_POSITION).unwrap() - 1;
+            assert_eq!(taken & !SLOT_POSITION, hashes[position] & !SLOT_POSITION);
+            seen[position] += 1;
+        }
+        assert!(seen.iter().all(|&times| times == 1));
+        // A duplicate is offered the entry of its hash, and only that one.
+        for position in [0, SMALL_OBJECT, count - 1] {
+            let mut offered = Vec::new();
+            let new = index.add_if_new(hashes[position], |at| {
+                offered.push(at);
+                true
+            });
+            assert!(!new);
+            assert_eq!(offered, [position]);
+        }
+        assert_eq!(index.hashes.len(), count);
+    }
+
+    #[test]
     fn keys_that_all_share_one_hash_are_still_told_apart() {
         let empty = InputBytes::whole(b"");
         let mut keys = KeyTracker {
@@ -655,7 +765,8 @@ mod tests {
         // A closed object's index is kept for the next large object, emptied.
         keys.close();
         assert_eq!(keys.spare_indexes.len(), 1);
-        assert!(keys.spare_indexes[0].previous.is_empty());
+        assert!(keys.spare_indexes[0].hashes.is_empty());
+        assert!(keys.spare_indexes[0].slots.is_empty());
         keys.open();
         for i in 0..count {
             assert!(keys.insert(KeyBytes::Copy(similar_key(i).as_bytes()), empty));
