@@ -34,14 +34,47 @@ use crate::input::Input;
 /// Objects with more keys than this get a hash index instead of a linear scan.
 const SMALL_OBJECT: usize = 64;
 
+/// One key of an open object: 24 bytes, three words (a flag of its own made it 32, and
+/// every key of an object in an index is one of these).
 #[derive(Debug, Clone, Copy)]
 struct KeyEntry {
     /// See [`fingerprint`].
     fingerprint: u64,
-    len: usize,
     start: usize,
-    /// `start` is an absolute offset in the input rather than in the arena.
-    in_input: bool,
+    /// The key's length, shifted left by one, with [`IN_INPUT`] in the freed bit.
+    len_and_place: usize,
+}
+
+/// In [`KeyEntry::len_and_place`]: `start` is an absolute offset in the input rather than
+/// in the arena.
+const IN_INPUT: usize = 1;
+
+impl KeyEntry {
+    #[inline(always)]
+    fn new(fingerprint: u64, start: usize, len: usize, in_input: bool) -> KeyEntry {
+        // A key's length is that of a slice, so below `isize::MAX`: the shift loses nothing.
+        KeyEntry {
+            fingerprint,
+            start,
+            len_and_place: len << 1 | usize::from(in_input),
+        }
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len_and_place >> 1
+    }
+
+    #[inline(always)]
+    fn in_input(&self) -> bool {
+        self.len_and_place & IN_INPUT != 0
+    }
+
+    /// Points the entry at `start` in the arena.
+    fn move_to_arena(&mut self, start: usize) {
+        self.start = start;
+        self.len_and_place &= !IN_INPUT;
+    }
 }
 
 /// Where a key's bytes are: in the reader's input (which must then keep them until they are
@@ -308,11 +341,11 @@ fn fingerprint(key: &[u8]) -> u64 {
 
 /// The bytes of `entry`, in the input or in the arena.
 fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s [u8], input: InputBytes<'s>) -> &'s [u8] {
-    if entry.in_input {
+    if entry.in_input() {
         let start = entry.start - input.offset;
-        &input.bytes[start..start + entry.len]
+        &input.bytes[start..start + entry.len()]
     } else {
-        &arena[entry.start..entry.start + entry.len]
+        &arena[entry.start..entry.start + entry.len()]
     }
 }
 
@@ -320,7 +353,7 @@ fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s [u8], input: InputBytes<'s>) -> 
 #[inline(always)]
 fn holds(entry: &KeyEntry, key: &[u8], print: u64, arena: &[u8], input: InputBytes<'_>) -> bool {
     entry.fingerprint == print
-        && entry.len == key.len()
+        && entry.len() == key.len()
         && (key.len() <= 8 || entry_bytes(entry, arena, input) == key)
 }
 
@@ -358,21 +391,11 @@ impl KeyTracker {
     #[inline(always)]
     fn push(&mut self, key: KeyBytes<'_>, fingerprint: u64) {
         let entry = match key {
-            KeyBytes::Input(start, bytes) => KeyEntry {
-                fingerprint,
-                len: bytes.len(),
-                start,
-                in_input: true,
-            },
+            KeyBytes::Input(start, bytes) => KeyEntry::new(fingerprint, start, bytes.len(), true),
             KeyBytes::Copy(bytes) => {
                 let start = self.bytes.len();
                 self.bytes.extend_from_slice(bytes);
-                KeyEntry {
-                    fingerprint,
-                    len: bytes.len(),
-                    start,
-                    in_input: false,
-                }
+                KeyEntry::new(fingerprint, start, bytes.len(), false)
             }
         };
         self.entries.push(entry);
@@ -491,14 +514,14 @@ impl KeyTracker {
         } = self;
         let from = *first_in_input;
         *first_in_input = entries.len();
-        if !entries[from..].iter().any(|entry| entry.in_input) {
+        if !entries[from..].iter().any(KeyEntry::in_input) {
             return;
         }
         // The entries before `from` are all in the arena, their bytes in order before
         // those of the entries after them.
         let tail_start = from
             .checked_sub(1)
-            .map_or(0, |last| entries[last].start + entries[last].len);
+            .map_or(0, |last| entries[last].start + entries[last].len());
         // The arena's bytes from `tail_start` on are those of the tail's decoded keys (mostly
         // none): set them aside, then write every key of the tail back in order, a key held
         // by offset copied once, straight from the input.
@@ -507,15 +530,14 @@ impl KeyTracker {
         arena.truncate(tail_start);
         for entry in &mut entries[from..] {
             let start = arena.len();
-            let bytes = if entry.in_input {
+            let bytes = if entry.in_input() {
                 entry_bytes(entry, &[], input)
             } else {
                 let at = entry.start - tail_start;
-                &detached[at..at + entry.len]
+                &detached[at..at + entry.len()]
             };
             arena.extend_from_slice(bytes);
-            entry.start = start;
-            entry.in_input = false;
+            entry.move_to_arena(start);
         }
         // Objects open in nesting order, each with its entries after those of the objects
         // around it: the ones that start at or after `from` are the innermost, found without
@@ -703,6 +725,25 @@ mod tests {
         // share one with a probability near 1e-9. Each duplicate meets its first occurrence.
         assert_eq!(index_comparisons_of_new_keys, 0);
         assert_eq!(keys.index_comparisons, 7);
+    }
+
+    #[test]
+    fn an_entry_keeps_its_length_and_place_in_one_word() {
+        for len in [0, 1, 45, usize::MAX >> 1] {
+            for in_input in [false, true] {
+                let mut entry = KeyEntry::new(9, 1234, len, in_input);
+                assert_eq!((entry.len(), entry.in_input()), (len, in_input));
+                entry.move_to_arena(7);
+                assert_eq!(
+                    (entry.start, entry.len(), entry.in_input()),
+                    (7, len, false)
+                );
+            }
+        }
+        assert_eq!(
+            std::mem::size_of::<KeyEntry>(),
+            3 * std::mem::size_of::<usize>()
+        );
     }
 
     #[test]
