@@ -10,10 +10,11 @@
 //! instead of the scan.
 //!
 //! The index hashes keys with std's [`RandomState`] (a hash keyed at random per index) into
-//! an open-addressing table whose slots keep the top of each entry's hash. A key is compared only with the entries of its own full hash, so neither ordinary
-//! keys that differ in a few bytes nor keys crafted against a known hash function can make
-//! a lookup compare with many keys: a large object costs one hash, one short probe and about
-//! one comparison per key, never a time that grows with the square of its size.
+//! an open-addressing table whose slots keep the top of each entry's hash. A key is compared
+//! only with the entries of its own full hash, so neither ordinary keys that differ in a few
+//! bytes nor keys crafted against a known hash function can make a lookup compare with many
+//! keys: a large object costs one hash, one short probe and about one comparison per key,
+//! never a time that grows with the square of its size.
 //!
 //! Without duplicate detection only the current key is kept, for the error path, and only
 //! for inputs that move (over a slice the reader keeps the key's offset in its own frames and
@@ -123,7 +124,7 @@ impl<'a> KeyBytes<'a> {
 
 /// Bits of a slot of [`Index::slots`] that hold an entry's position in its object, plus
 /// one; the bits above hold the top of its hash. An object would need 2^40 keys to run out,
-/// and its entries alone 32 TiB of memory.
+/// and its entries alone 24 TiB of memory.
 const SLOT_POSITION_BITS: u32 = 40;
 
 /// The position part of a slot of [`Index::slots`].
@@ -146,8 +147,9 @@ const FIRST_SLOTS: usize = 4 * SMALL_OBJECT;
 /// it takes (a map from hash to entry cost a lookup and then an insertion, each a probe).
 /// The slots hold the top of each entry's hash, so the slots a sequence passes over are
 /// told apart without loading the hash of their entries: a new key's lookup touches the
-/// table's memory in one place, mostly one cache line. Only an entry whose full hash is the key's own is compared
-/// with the key. With the hash keyed at random, nobody can choose keys that share a hash.
+/// table's memory in one place, mostly one cache line. Only an entry whose full hash is the
+/// key's own is compared with the key. With the hash keyed at random, nobody can choose keys
+/// that share a hash.
 #[derive(Debug, Default)]
 struct Index {
     /// A power of two of them, or none before the index is built. A slot is 0 when free,
