@@ -210,9 +210,7 @@ impl Index {
             self.slots.resize(FIRST_SLOTS, 0);
         }
         let at = free_slot(&self.slots, hash);
-        self.slots[at] = slot(hash, self.hashes.len());
-        self.hashes.push(hash);
-        self.grow_when_full();
+        self.take(at, hash);
     }
 
     /// Adds the object's next entry under `hash` unless an entry with that hash holds the
@@ -237,10 +235,16 @@ impl Index {
             }
             at = (at + 1) & mask;
         }
+        self.take(at, hash);
+        true
+    }
+
+    /// Puts the object's next entry, under `hash`, in the free slot `at`.
+    #[inline(always)]
+    fn take(&mut self, at: usize, hash: u64) {
         self.slots[at] = slot(hash, self.hashes.len());
         self.hashes.push(hash);
         self.grow_when_full();
-        true
     }
 
     /// Doubles the table when it is [`MAX_LOAD`] full, placing every entry again.
