@@ -217,7 +217,8 @@ fn write(c: &mut Criterion) {
     }
 }
 
-/// One object of `count` long keys that differ in a few digits, each with a small integer.
+/// The `large_object` group: one object of 200,000 long alike keys
+/// (`sluice_benches::large_object`), with and without the duplicate-key check.
 fn read_large_object(c: &mut Criterion) {
     let bytes = large_object(200_000);
     let mut group = c.benchmark_group("large_object");
