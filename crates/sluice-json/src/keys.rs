@@ -173,16 +173,23 @@ fn slot(hash: u64, position: usize) -> u64 {
     (hash & !SLOT_POSITION) | (position as u64 + 1)
 }
 
-/// The first free slot of `slots` in the probe sequence of `hash`.
-#[inline]
-fn free_slot(slots: &[u64], hash: u64) -> usize {
+/// The probe sequence of `hash` in `slots` (a power of two of them): the first slot that
+/// is free or whose entry `stop` accepts (given the slot), by linear probing.
+#[inline(always)]
+fn probe(slots: &[u64], hash: u64, mut stop: impl FnMut(u64) -> bool) -> usize {
     let mask = slots.len() - 1;
     #[allow(clippy::cast_possible_truncation)] // the low bits pick the slot
     let mut at = hash as usize & mask;
-    while slots[at] != 0 {
+    while slots[at] != 0 && !stop(slots[at]) {
         at = (at + 1) & mask;
     }
     at
+}
+
+/// The first free slot of `slots` in the probe sequence of `hash`.
+#[inline]
+fn free_slot(slots: &[u64], hash: u64) -> usize {
+    probe(slots, hash, |_| false)
 }
 
 impl Index {
@@ -218,22 +225,15 @@ impl Index {
     /// duplicate.
     #[inline]
     fn add_if_new(&mut self, hash: u64, mut same: impl FnMut(usize) -> bool) -> bool {
-        let mask = self.slots.len() - 1;
-        #[allow(clippy::cast_possible_truncation)] // the low bits pick the slot
-        let mut at = hash as usize & mask;
-        loop {
-            let taken = self.slots[at];
-            if taken == 0 {
-                break;
-            }
-            if (taken ^ hash) & !SLOT_POSITION == 0 {
-                #[allow(clippy::cast_possible_truncation)] // below 2^40
-                let position = (taken & SLOT_POSITION) as usize - 1;
-                if self.hashes[position] == hash && same(position) {
-                    return false;
-                }
-            }
-            at = (at + 1) & mask;
+        let hashes = &self.hashes;
+        let at = probe(&self.slots, hash, |taken| {
+            #[allow(clippy::cast_possible_truncation)] // below 2^40
+            let position = (taken & SLOT_POSITION) as usize - 1;
+            // The top bits first: they tell most other entries apart without a load.
+            (taken ^ hash) & !SLOT_POSITION == 0 && hashes[position] == hash && same(position)
+        });
+        if self.slots[at] != 0 {
+            return false;
         }
         self.take(at, hash);
         true
