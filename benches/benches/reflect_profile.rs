@@ -334,30 +334,16 @@ fn main() -> ExitCode {
             eprintln!("ndjson/wikipedia-articles.ndjson is not in the corpus");
             return ExitCode::FAILURE;
         };
-        return match run_wikipedia(&bytes, operation, times) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("{message}");
-                ExitCode::FAILURE
-            }
-        };
+        return exit_code(run_wikipedia(&bytes, operation, times));
     }
     if file == "large_object" {
-        // Generated, with no shapes for the typed operations.
-        let Ok(text) = String::from_utf8(sluice_benches::large_object(200_000)) else {
-            return ExitCode::FAILURE;
-        };
-        return match run_untyped(&text, operation, times) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => {
-                eprintln!("{operation} is not an untyped operation, the only ones on large_object");
-                ExitCode::FAILURE
-            }
-            Err(message) => {
-                eprintln!("{message}");
-                ExitCode::FAILURE
-            }
-        };
+        // Generated (ASCII), with no shapes for the typed operations.
+        let text = String::from_utf8_lossy(&sluice_benches::large_object(200_000)).into_owned();
+        return exit_code(run_untyped(&text, operation, times).and_then(|known| {
+            known.then_some(()).ok_or_else(|| {
+                format!("{operation} is not an untyped operation, the only ones on large_object")
+            })
+        }));
     }
     // Files derived from a bench file, named by a suffix: `canada_exponents` is canada.json
     // with its numbers in scientific notation; `<file>_relaxed` is the file as the `relaxed`
@@ -394,6 +380,11 @@ fn main() -> ExitCode {
         (false, "twitter") => run::<twitter::Twitter>(&text, operation, times),
         (_, other) => Err(format!("no shapes for {other}")),
     };
+    exit_code(result)
+}
+
+/// Success, or the message on standard error and failure.
+fn exit_code(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

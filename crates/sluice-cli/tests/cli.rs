@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use common::{sluice, sluice_with_stdin, temp_file, text};
+use common::{large_json, sluice, sluice_with_stdin, temp_file, text};
 
 /// Runs `sluice args`, which must exit with 0, and returns its standard output.
 fn succeed(args: &[&str]) -> String {
@@ -661,7 +661,7 @@ fn check_msgpack_rejects_truncated_input() {
 #[test]
 fn large_files_stream_and_still_point_at_errors() {
     // Over the in-memory limit, so the streaming path is taken.
-    let mut doc = common::large_json();
+    let mut doc = large_json();
     let good = temp_file("large", "good.json", &doc);
     let out = sluice(&["check", good.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
