@@ -78,10 +78,20 @@ impl KeyArena {
 
     /// Forgets the bytes from position `len` on (a position [`Self::len`] returned, or the
     /// end of bytes [`Self::push`] stored). Keeps the chunks' memory.
+    ///
+    /// The test in line, the work out of line: every object's end truncates, and the end of
+    /// an object is read in line in the reader's loop, while most objects hold no copied
+    /// keys to forget.
+    #[inline(always)]
     pub(crate) fn truncate(&mut self, len: usize) {
-        if len >= self.len {
-            return;
+        if len < self.len {
+            self.forget_from(len);
         }
+    }
+
+    /// [`Self::truncate`]'s work, for a `len` below [`Self::len`].
+    #[inline(never)]
+    fn forget_from(&mut self, len: usize) {
         let chunk = len / CHUNK;
         let top = self.len / CHUNK;
         for later in self.chunks.iter_mut().take(top + 1).skip(chunk + 1) {
