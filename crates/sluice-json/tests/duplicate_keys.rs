@@ -60,3 +60,39 @@ fn a_large_object_of_distinct_alike_keys_is_accepted() {
     };
     assert_eq!(read_slice(doc.as_bytes(), &last_wins).unwrap(), tokens);
 }
+
+#[test]
+fn keys_longer_than_the_tracker_chunks_are_told_apart_exactly() {
+    // Keys of 64 KiB and more, some with escapes (decoded, so copied), in nested objects,
+    // read through `io::Read` in small reads: the tracker copies each one to a chunk of
+    // its own as the window moves on, and must still tell `a...a` from `a...ab`.
+    let long_a = "a".repeat(100_000);
+    let mut almost_a = "a".repeat(99_999);
+    almost_a.push('b');
+    let escaped = format!("{}\\n{}", "e".repeat(40_000), "e".repeat(40_000));
+    let exact_chunk = "c".repeat(64 * 1024);
+    let body = format!(
+        "{{\"{long_a}\":1,\"{escaped}\":{{\"inner\":2,\"{exact_chunk}\":3,\"x\":[]}},\"{almost_a}\":4"
+    );
+    let strict = JsonOptions::strict();
+    let accepted = format!("{body}}}");
+    let tokens = read_slice(accepted.as_bytes(), &strict).unwrap();
+    // Each object: its braces, three keys, two numbers; the inner one also `[` and `]`.
+    assert_eq!(tokens.len(), (2 + 3 + 2) + (2 + 3 + 2 + 2));
+    assert_eq!(
+        read_trickle(accepted.as_bytes(), 4093, &strict).unwrap(),
+        tokens
+    );
+
+    for repeat in [&long_a, &almost_a, &escaped] {
+        let start = body.len() + 1;
+        let doc = format!("{body},\"{repeat}\":5}}");
+        let span = Some(Span::new(start, start + repeat.len() + 2));
+        let expected = Err((codes::DUPLICATE_KEY.to_string(), span));
+        assert_eq!(outcome(read_slice(doc.as_bytes(), &strict)), expected);
+        assert_eq!(
+            outcome(read_trickle(doc.as_bytes(), 4093, &strict)),
+            expected
+        );
+    }
+}
