@@ -289,7 +289,7 @@ fn filter_bit(print: u64, len: usize) -> (usize, u64) {
 
 #[derive(Debug, Default)]
 pub(crate) struct KeyTracker {
-    bytes: KeyArena,
+    arena: KeyArena,
     entries: Vec<KeyEntry>,
     frames: Vec<KeyFrame>,
     /// The entries before this one are all in the arena (see [`Self::detach_from_input`]).
@@ -351,11 +351,17 @@ fn fingerprint(key: &[u8]) -> u64 {
 /// The bytes of `entry`, in the input or in the arena.
 fn entry_bytes<'s>(entry: &KeyEntry, arena: &'s KeyArena, input: InputBytes<'s>) -> &'s [u8] {
     if entry.in_input() {
-        let start = entry.start - input.offset;
-        &input.bytes[start..start + entry.len()]
+        input_bytes(entry, input)
     } else {
         arena.get(entry.start, entry.len())
     }
+}
+
+/// The bytes of `entry`, which is held by its offset in `input`.
+#[inline]
+fn input_bytes<'i>(entry: &KeyEntry, input: InputBytes<'i>) -> &'i [u8] {
+    let start = entry.start - input.offset;
+    &input.bytes[start..start + entry.len()]
 }
 
 /// Whether `entry` holds `key`, whose fingerprint is `print`.
@@ -377,7 +383,7 @@ impl KeyTracker {
     pub(crate) fn open(&mut self) {
         self.frames.push(KeyFrame {
             first_entry: self.entries.len(),
-            first_byte: self.bytes.len(),
+            first_byte: self.arena.len(),
             index: None,
             filter: [0; 4],
         });
@@ -398,7 +404,7 @@ impl KeyTracker {
     #[inline(always)]
     fn truncate(&mut self, entry: usize, byte: usize) {
         self.entries.truncate(entry);
-        self.bytes.truncate(byte);
+        self.arena.truncate(byte);
         // Entries pushed from here on may be held by offset.
         self.first_in_input = self.first_in_input.min(entry);
     }
@@ -408,7 +414,7 @@ impl KeyTracker {
         let entry = match key {
             KeyBytes::Input(start, bytes) => KeyEntry::new(fingerprint, start, bytes.len(), true),
             KeyBytes::Copy(bytes) => {
-                let start = self.bytes.push(bytes);
+                let start = self.arena.push(bytes);
                 KeyEntry::new(fingerprint, start, bytes.len(), false)
             }
         };
@@ -466,7 +472,7 @@ impl KeyTracker {
         #[cfg(test)]
         let one_hash_for_all = self.one_hash_for_all;
         let KeyTracker {
-            bytes: arena,
+            arena,
             entries,
             frames,
             spare_indexes,
@@ -517,7 +523,7 @@ impl KeyTracker {
     /// closing an object still truncates it to where that object's keys begin.
     pub(crate) fn detach_from_input(&mut self, input: InputBytes<'_>) {
         let KeyTracker {
-            bytes: arena,
+            arena,
             entries,
             frames,
             first_in_input,
@@ -549,8 +555,7 @@ impl KeyTracker {
         arena.truncate(tail_start);
         for entry in &mut entries[from..] {
             let bytes = if entry.in_input() {
-                let at = entry.start - input.offset;
-                &input.bytes[at..at + entry.len()]
+                input_bytes(entry, input)
             } else {
                 &detached[entry.start..entry.start + entry.len()]
             };
@@ -585,7 +590,7 @@ impl KeyTracker {
             return None;
         }
         let entry = self.entries[end - 1];
-        let bytes = entry_bytes(&entry, &self.bytes, input);
+        let bytes = entry_bytes(&entry, &self.arena, input);
         Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }
@@ -875,8 +880,8 @@ mod tests {
         assert_eq!(keys.current_key(1, moved).as_deref(), Some("epsilon"));
         keys.close();
         assert_eq!(keys.current_key(0, moved).as_deref(), Some("alpha"));
-        assert_eq!(keys.bytes.len(), 5, "closing still truncates the arena");
-        assert_eq!(keys.bytes.get(0, 5), b"alpha");
+        assert_eq!(keys.arena.len(), 5, "closing still truncates the arena");
+        assert_eq!(keys.arena.get(0, 5), b"alpha");
     }
 
     #[test]
@@ -906,7 +911,7 @@ mod tests {
             assert!(!keys.insert(KeyBytes::Copy(b"k"), moved));
             keys.close();
         }
-        assert!(keys.bytes.is_empty());
+        assert!(keys.arena.is_empty());
     }
 
     #[test]
