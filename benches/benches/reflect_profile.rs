@@ -339,11 +339,12 @@ fn main() -> ExitCode {
     if file == "large_object" {
         // Generated (ASCII), with no shapes for the typed operations.
         let text = String::from_utf8_lossy(&sluice_benches::large_object(200_000)).into_owned();
-        return exit_code(run_untyped(&text, operation, times).and_then(|known| {
-            known.then_some(()).ok_or_else(|| {
-                format!("{operation} is not an untyped operation, the only ones on large_object")
-            })
-        }));
+        return exit_code(match run_untyped(&text, operation, times) {
+            Ok(false) => Err(format!(
+                "{operation} is not an untyped operation, the only ones on large_object"
+            )),
+            other => other.map(drop),
+        });
     }
     // Files derived from a bench file, named by a suffix: `canada_exponents` is canada.json
     // with its numbers in scientific notation; `<file>_relaxed` is the file as the `relaxed`
