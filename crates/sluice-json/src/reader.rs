@@ -121,20 +121,23 @@ enum Payload {
     F64(f64),
 }
 
-/// A [`Decimal`] as the pending token keeps it: the exponent and the sign in one word.
+/// A [`Decimal`] as the pending token keeps it: each field in a word of its own.
 ///
-/// The typed reads load these fields right after `peek` stored them, and a load can take
-/// its value from a store still on its way to the cache only when one store wrote all of
-/// the loaded bytes. With the fields of a `Decimal` (an `i32` and a `bool`) stored one by
-/// one, the compiler loaded the `bool` as four bytes (the padding after it may be read),
-/// and read the two as one eight-byte word to test an integer's sign: each load had to
-/// wait for the stores to reach the cache. On canada.json that wait was the read's costliest
-/// instruction. One word written whole is read back from the store at once.
+/// The typed reads load these fields right after `peek` stored them, and a load takes its
+/// value from a store still on its way to the cache only when one store wrote all of the
+/// loaded bytes. With the fields of a `Decimal` (an `i32` and a `bool` side by side), the
+/// compiler stored the `bool` as one byte and loaded it as four (the padding after it may be
+/// read), and read the two as one eight-byte word to test an integer's sign: each such load
+/// waited for the stores to reach the cache. On canada.json that wait was the read's
+/// costliest instruction. Words stored and loaded whole are forwarded at once; packing the
+/// exponent and the sign into one word did that too, with more instructions.
 #[derive(Debug, Clone, Copy)]
 struct ScannedDecimal {
     mantissa: u64,
-    /// The exponent's bits in the low 32, the sign (1 for `-`) in bit 32.
-    exponent_and_sign: u64,
+    /// The exponent, widened from the `i32` of [`Decimal`].
+    exponent: i64,
+    /// 1 for `-`, else 0.
+    negative: u64,
 }
 
 impl ScannedDecimal {
@@ -142,20 +145,20 @@ impl ScannedDecimal {
     fn new(value: Decimal) -> ScannedDecimal {
         ScannedDecimal {
             mantissa: value.mantissa,
-            exponent_and_sign: u64::from(value.exponent.cast_unsigned())
-                | u64::from(value.negative) << 32,
+            exponent: i64::from(value.exponent),
+            negative: u64::from(value.negative),
         }
     }
 
     #[inline(always)]
     fn negative(self) -> bool {
-        self.exponent_and_sign >> 32 != 0
+        self.negative != 0
     }
 
     #[inline(always)]
     fn decimal(self) -> Decimal {
-        #[allow(clippy::cast_possible_truncation)] // the low 32 bits are the exponent
-        let exponent = (self.exponent_and_sign as u32).cast_signed();
+        #[allow(clippy::cast_possible_truncation)] // widened from an `i32` by `new`
+        let exponent = self.exponent as i32;
         Decimal {
             negative: self.negative(),
             mantissa: self.mantissa,
@@ -3900,7 +3903,18 @@ mod tests {
     #[test]
     fn a_scanned_decimal_gives_back_every_sign_and_exponent() {
         for negative in [false, true] {
-            for exponent in [i32::MIN, -100_000, -325, -1, 0, 1, 22, 308, 100_000, i32::MAX] {
+            for exponent in [
+                i32::MIN,
+                -100_000,
+                -325,
+                -1,
+                0,
+                1,
+                22,
+                308,
+                100_000,
+                i32::MAX,
+            ] {
                 for mantissa in [0, 1, 65_613_616_999_999_977, u64::MAX] {
                     let value = Decimal {
                         negative,
