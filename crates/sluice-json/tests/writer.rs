@@ -190,6 +190,60 @@ fn integers_are_exact_up_to_128_bits() {
 }
 
 #[test]
+fn integers_of_every_length_are_written_exactly_in_every_position() {
+    // Every digit count of each width, both signs, as items (formatted in place in the
+    // output, which grows as it goes), as keys and at the root.
+    let mut values: Vec<i128> = vec![0, i128::MIN, i128::MAX];
+    let mut power: i128 = 1;
+    for _ in 0..38 {
+        values.extend([power, power - 1, -power, -(power - 1), power * 7 + 3]);
+        power *= 10;
+    }
+    values.extend([
+        i128::from(i64::MIN),
+        i128::from(i64::MAX),
+        i128::from(u64::MAX),
+    ]);
+    let mut tokens = vec![Token::ArrayRoot(None)];
+    let mut expected = Vec::new();
+    for &value in &values {
+        if let Ok(small) = i64::try_from(value) {
+            tokens.push(num(Number::I64(small)));
+            expected.push(small.to_string());
+        }
+        if let Ok(small) = u64::try_from(value) {
+            tokens.push(num(Number::U64(small)));
+            expected.push(small.to_string());
+        }
+        tokens.push(num(Number::I128(value)));
+        expected.push(value.to_string());
+        if let Ok(unsigned) = u128::try_from(value) {
+            tokens.push(num(Number::U128(unsigned)));
+            expected.push(unsigned.to_string());
+        }
+    }
+    tokens.push(Token::MapRoot(None));
+    for (i, &value) in values.iter().enumerate() {
+        tokens.push(num(Number::I128(value)));
+        tokens.push(num(Number::U64(i as u64)));
+    }
+    tokens.push(Token::MapEnd);
+    tokens.push(Token::ArrayEnd);
+    let members: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| format!("\"{value}\":{i}"))
+        .collect();
+    assert_eq!(
+        condensed(&tokens),
+        format!("[{},{{{}}}]", expected.join(","), members.join(","))
+    );
+    for value in [i64::MIN, -1, 0, 9, i64::MAX] {
+        assert_eq!(condensed(&[num(Number::I64(value))]), value.to_string());
+    }
+}
+
+#[test]
 fn number_text_is_written_verbatim_and_checked() {
     let tokens = [
         Token::ArrayRoot(None),
