@@ -888,25 +888,6 @@ impl<W: io::Write> JsonWriter<W> {
         self.scalar_root_or_key(place, text)
     }
 
-    /// A 64-bit integer, `value`, whose magnitude is `magnitude`: [`Self::scalar`] of its
-    /// digits, which an item (the common case) has formatted straight into the output
-    /// ([`text::push_integer`]).
-    #[inline(always)]
-    fn integer<T: lexical_core::ToLexical + FormattedSize>(
-        &mut self,
-        value: T,
-        magnitude: u64,
-        negative: bool,
-    ) -> Result<()> {
-        let place = self.begin_value()?;
-        if place == Place::Item {
-            text::push_integer(&mut self.out, magnitude, negative);
-            self.inline_next = false;
-            return self.maybe_flush();
-        }
-        self.scalar_root_or_key(place, lexical(value, &mut [0; 64]))
-    }
-
     /// [`scalar`](Self::scalar) at the top level or in key position.
     #[inline(never)]
     fn scalar_root_or_key(&mut self, place: Place, text: &[u8]) -> Result<()> {
@@ -1436,12 +1417,12 @@ impl<W: io::Write> Writer for JsonWriter<W> {
 
     #[inline]
     fn write_i64(&mut self, value: i64) -> Result<()> {
-        self.integer(value, value.unsigned_abs(), value < 0)
+        self.scalar(lexical(value, &mut [0; 64]))
     }
 
     #[inline]
     fn write_u64(&mut self, value: u64) -> Result<()> {
-        self.integer(value, value, false)
+        self.scalar(lexical(value, &mut [0; 64]))
     }
 
     #[inline]
