@@ -191,8 +191,8 @@ fn integers_are_exact_up_to_128_bits() {
 
 #[test]
 fn integers_of_every_length_are_written_exactly_in_every_position() {
-    // Every digit count of each width, both signs, as items (formatted in place in the
-    // output, which grows as it goes), as keys and at the root.
+    // Every digit count of each width, both signs, as items in one output that grows as it
+    // goes (so at every offset of its buffer), as keys and at the root.
     let mut values: Vec<i128> = vec![0, i128::MIN, i128::MAX];
     let mut power: i128 = 1;
     for _ in 0..38 {
