@@ -210,6 +210,11 @@ fn errors_carry_the_data_path() {
         (r#"[0,1,2 3]"#, "$[3]"),
         (r#"{"x":{"y":1,"y":2}}"#, "$.x.y"),
         (r#"{"odd key":[[], [x]]}"#, r#"$["odd key"][1][0]"#),
+        // Each array's count at every depth, and the counts of the outer arrays as they
+        // were once the inner containers close.
+        (r#"[[1, 2], [3, [4, 5, x]]]"#, "$[1][1][2]"),
+        (r#"[[1,[2]],3,{"k":[4]},x]"#, "$[3]"),
+        (r#"{"a":[1],"b":[2,{"c":[[]]},z]}"#, "$.b[2]"),
     ];
     for (input, path) in cases {
         let err = read_slice(input.as_bytes(), &strict()).unwrap_err();
