@@ -709,16 +709,21 @@ pub(crate) fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
     let mut at = int_start + 1;
     // `0` stands alone (a digit after it is the general path's error). Other integer
     // parts are mostly short: their first digits one at a time, a longer run in one read.
+    // The loop counts the digits it takes rather than bounding `at`, whose bound depends on
+    // the sign: with a fixed count the compiler unrolls it (canada.json's read: 3% fewer
+    // instructions).
     if first != 0 {
-        while at < int_start + 4 {
+        let mut more = 0;
+        while more < 3 {
             let digit = chunk[at].wrapping_sub(b'0');
             if digit > 9 {
                 break;
             }
             mantissa = mantissa * 10 + u64::from(digit);
             at += 1;
+            more += 1;
         }
-        if at == int_start + 4 && chunk[at].is_ascii_digit() {
+        if more == 3 && chunk[at].is_ascii_digit() {
             // 4 digits read, up to 15 more: at most 19, which fit.
             let (len, value) = short_digit_run(chunk[at..].first_chunk::<16>()?, mantissa)?;
             mantissa = value;
@@ -1388,6 +1393,7 @@ mod tests {
                 "01",
                 "7",
                 "10",
+                "123",
                 "1234",
                 "12345",
                 "123456789",
