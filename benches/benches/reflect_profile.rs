@@ -10,9 +10,11 @@
 //! (serde_json), `bridge_from` (the serde bridge, `sluice_serde::from_json_str`).
 //! Untyped operations: `scan` / `scan_io` (every token through a slice or `io::Read`, as the
 //! `json` bench reads), `scan_last_wins` (the slice scan without duplicate-key checks),
-//! `scan_number_text` (that scan with numbers read as text, not converted), `scan_relaxed`
-//! (the slice scan with `JsonOptions::relaxed()`, as the `relaxed` bench reads), `scan_json5`
-//! (the same with `JsonOptions::json5()`, for the `_json5` files),
+//! `scan_two_interleaved` (two such scans of the file, a token of each in turn, see
+//! `sluice_benches::scan_interleaved`), `scan_number_text` (that scan with numbers read as
+//! text, not converted), `scan_relaxed` (the slice scan with `JsonOptions::relaxed()`, as the
+//! `relaxed` bench reads), `scan_json5` (the same with `JsonOptions::json5()`, for the
+//! `_json5` files),
 //! `serde_ignored` (serde_json into `IgnoredAny`), `serde_every_token` (serde_json doing
 //! the scan's work, see `sluice_benches::serde_every_token`), `write_condensed` /
 //! `write_pretty` (a pre-read token stream through `JsonWriter`), `write_condensed_checked` /
@@ -104,6 +106,10 @@ fn run_untyped(text: &str, operation: &str, times: usize) -> Result<bool, String
             )),
             "scan_last_wins" => drop(black_box(
                 sluice_benches::scan(&mut last_wins_reader()).map_err(|e| e.render())?,
+            )),
+            "scan_two_interleaved" => drop(black_box(
+                sluice_benches::scan_interleaved(&mut last_wins_reader(), &mut last_wins_reader())
+                    .map_err(|e| e.render())?,
             )),
             "scan_number_text" => drop(black_box(
                 sluice_benches::scan_number_text(&mut last_wins_reader())

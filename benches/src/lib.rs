@@ -81,25 +81,57 @@ macro_rules! scan_loop {
     ($reader:ident, $($number:pat => $read:expr,)+) => {{
         let mut sum = 0.0;
         loop {
-            match $reader.peek()? {
-                Entry::Ended => return Ok(sum),
-                Entry::String => sum += $reader.read_str()?.len() as f64,
-                Entry::Name => sum += $reader.read_name()?.len() as f64,
-                $($number => sum += $read,)+
-                Entry::Bool => sum += f64::from(u8::from($reader.read_bool()?)),
-                Entry::Null => $reader.read_null()?,
-                Entry::MapRoot => {
-                    $reader.read_map_root()?;
-                }
-                Entry::MapEnd => $reader.read_map_end()?,
-                Entry::ArrayRoot => {
-                    $reader.read_array_root()?;
-                }
-                Entry::ArrayEnd => $reader.read_array_end()?,
-                other => return Err(sluice_core::Error::custom(format!("JSON has no {other}"))),
+            if scan_token!($reader, sum, $($number => $read,)+) {
+                return Ok(sum);
             }
         }
     }};
+}
+
+/// One token of [`scan_loop`]: peeked, read and added to `$sum`; `true` at the end.
+macro_rules! scan_token {
+    ($reader:ident, $sum:ident, $($number:pat => $read:expr,)+) => {
+        match $reader.peek()? {
+            Entry::Ended => true,
+            Entry::String => {
+                $sum += $reader.read_str()?.len() as f64;
+                false
+            }
+            Entry::Name => {
+                $sum += $reader.read_name()?.len() as f64;
+                false
+            }
+            $($number => {
+                $sum += $read;
+                false
+            })+
+            Entry::Bool => {
+                $sum += f64::from(u8::from($reader.read_bool()?));
+                false
+            }
+            Entry::Null => {
+                $reader.read_null()?;
+                false
+            }
+            Entry::MapRoot => {
+                $reader.read_map_root()?;
+                false
+            }
+            Entry::MapEnd => {
+                $reader.read_map_end()?;
+                false
+            }
+            Entry::ArrayRoot => {
+                $reader.read_array_root()?;
+                false
+            }
+            Entry::ArrayEnd => {
+                $reader.read_array_end()?;
+                false
+            }
+            other => return Err(sluice_core::Error::custom(format!("JSON has no {other}"))),
+        }
+    };
 }
 
 /// Reads every token of a JSON document, as the `read/*` benches do: strings and keys are
@@ -113,6 +145,37 @@ pub fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
         Entry::Number(NumberHint::NegInteger) => reader.read_i64()? as f64,
         Entry::Number(_) => reader.read_u64()? as f64,
     )
+}
+
+/// [`scan`] of two readers at once, a token of each in turn, until either ends: the
+/// profiling driver's `scan_two_interleaved`. Timed against [`scan`] of one reader over the
+/// same bytes, it tells what bounds the read: if each token waited on a chain of dependent
+/// steps (a load, the position it gives, the next load), the second reader's steps would
+/// fill the waits and the pair would take well under twice the time; a core kept busy by
+/// one reader takes twice the time for two.
+///
+/// # Errors
+/// The readers' errors.
+pub fn scan_interleaved<S: Input>(
+    first: &mut JsonReader<S>,
+    second: &mut JsonReader<S>,
+) -> sluice_core::Result<f64> {
+    let (mut first_sum, mut second_sum) = (0.0, 0.0);
+    loop {
+        let first_ended = scan_token!(first, first_sum,
+            Entry::Number(NumberHint::Float) => first.read_f64()?,
+            Entry::Number(NumberHint::NegInteger) => first.read_i64()? as f64,
+            Entry::Number(_) => first.read_u64()? as f64,
+        );
+        let second_ended = scan_token!(second, second_sum,
+            Entry::Number(NumberHint::Float) => second.read_f64()?,
+            Entry::Number(NumberHint::NegInteger) => second.read_i64()? as f64,
+            Entry::Number(_) => second.read_u64()? as f64,
+        );
+        if first_ended || second_ended {
+            return Ok(first_sum + second_sum);
+        }
+    }
 }
 
 /// [`scan`] with every number read as its text and not converted (the text's length
