@@ -302,6 +302,19 @@ const fn escape_table(ascii_only: bool) -> [bool; 256] {
 /// `twitter.json` (runs of 1 to 21 bytes) and 1.12x on `citm_catalog.json` (up to 29).
 #[inline(always)]
 pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8)> {
+    // The first byte looked at before the loop, in a copy of its body: mostly the token
+    // itself, and then the compiler lays out the way to it as the straight path. With the
+    // loop alone, the reader jumped into the loop and out of it again for every token:
+    // taken jumps break the stream of instructions the processor fetches, and this copy
+    // takes a tenth of them out of the read (canada.json 3.25M to 2.91M, twitter.json
+    // 477k to 419k), 0.97x the time of canada's read and twitter's, 0.93x citm_catalog's
+    // (medians over twelve code layouts).
+    let byte = *window.get(at)?;
+    match BYTE_CLASS[usize::from(byte)] {
+        ByteClass::Token => return Some((at, byte)),
+        ByteClass::Space => at = after_space(window, at),
+        ByteClass::General => return None,
+    }
     loop {
         let byte = *window.get(at)?;
         match BYTE_CLASS[usize::from(byte)] {
