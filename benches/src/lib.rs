@@ -109,26 +109,12 @@ macro_rules! scan_token {
                 $sum += f64::from(u8::from($reader.read_bool()?));
                 false
             }
-            Entry::Null => {
-                $reader.read_null()?;
-                false
-            }
-            Entry::MapRoot => {
-                $reader.read_map_root()?;
-                false
-            }
-            Entry::MapEnd => {
-                $reader.read_map_end()?;
-                false
-            }
-            Entry::ArrayRoot => {
-                $reader.read_array_root()?;
-                false
-            }
-            Entry::ArrayEnd => {
-                $reader.read_array_end()?;
-                false
-            }
+            // The reads that give nothing to add: `false` for each, once read.
+            Entry::Null => $reader.read_null().map(|()| false)?,
+            Entry::MapRoot => $reader.read_map_root().map(|_| false)?,
+            Entry::MapEnd => $reader.read_map_end().map(|()| false)?,
+            Entry::ArrayRoot => $reader.read_array_root().map(|_| false)?,
+            Entry::ArrayEnd => $reader.read_array_end().map(|()| false)?,
             other => return Err(sluice_core::Error::custom(format!("JSON has no {other}"))),
         }
     };
