@@ -439,6 +439,32 @@ mod tests {
     }
 
     #[test]
+    fn interleaved_scans_sum_both_readers_and_stop_at_the_first_end() {
+        let json = br#"{"ab": [1, -2, 2.5, true, null, "xyz"], "c": {"d": "\u00e9"}}"#;
+        let sum = scan_interleaved(
+            &mut JsonReader::from_slice(json),
+            &mut JsonReader::from_slice(json),
+        )
+        .unwrap();
+        assert_eq!(sum, 2.0 * 11.5);
+        // The shorter document ends the pair: `[7]` ends at its fourth step, by which the
+        // other reader has read `[`, 1, 2 and 3.
+        let sum = scan_interleaved(
+            &mut JsonReader::from_slice(b"[7]"),
+            &mut JsonReader::from_slice(b"[1, 2, 3, 4, 5]"),
+        )
+        .unwrap();
+        assert_eq!(sum, 7.0 + 1.0 + 2.0 + 3.0);
+        assert!(
+            scan_interleaved(
+                &mut JsonReader::from_slice(b"[1, 2"),
+                &mut JsonReader::from_slice(b"[1, 2, 3]"),
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
     fn exponents_are_added_to_numbers_with_a_fraction_only_outside_strings() {
         let json = br#"{"a": [1.5, -2.25, 3, 4e5, 6.5E2, "x1.5\" 2.5"], "b": 0.5}"#;
         let text = String::from_utf8(with_exponents(json)).unwrap();
