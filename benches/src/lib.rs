@@ -73,24 +73,32 @@ pub fn last_wins_options() -> sluice_json::JsonOptions {
 }
 
 /// The loop of [`scan`] and [`scan_number_text`]: every token peeked and read, with the
-/// number arms given. A macro rather than a function taking the number reader as a
-/// closure: with the numbers' arms spelled out flat in the one `match`, the compiler lays
-/// the loop out as it would by hand (through a closure matching the hint again, the scan
-/// of canada.json executed 8% more instructions).
+/// number arms given, or those of [`scan`] when none are. A macro rather than a function
+/// taking the number reader as a closure: with the numbers' arms spelled out flat in the
+/// one `match`, the compiler lays the loop out as it would by hand (through a closure
+/// matching the hint again, the scan of canada.json executed 8% more instructions).
 macro_rules! scan_loop {
-    ($reader:ident, $($number:pat => $read:expr,)+) => {{
+    ($reader:ident $(, $number:pat => $read:expr)* $(,)?) => {{
         let mut sum = 0.0;
         loop {
-            if scan_token!($reader, sum, $($number => $read,)+) {
+            if scan_token!($reader, sum $(, $number => $read)*) {
                 return Ok(sum);
             }
         }
     }};
 }
 
-/// One token of [`scan_loop`]: peeked, read and added to `$sum`; `true` at the end.
+/// One token of [`scan_loop`]: peeked, read and added to `$sum`; `true` at the end. Without
+/// number arms, numbers are converted to the type their syntax suggests, as [`scan`] does.
 macro_rules! scan_token {
-    ($reader:ident, $sum:ident, $($number:pat => $read:expr,)+) => {
+    ($reader:ident, $sum:ident) => {
+        scan_token!($reader, $sum,
+            Entry::Number(NumberHint::Float) => $reader.read_f64()?,
+            Entry::Number(NumberHint::NegInteger) => $reader.read_i64()? as f64,
+            Entry::Number(_) => $reader.read_u64()? as f64,
+        )
+    };
+    ($reader:ident, $sum:ident $(, $number:pat => $read:expr)+ $(,)?) => {
         match $reader.peek()? {
             Entry::Ended => true,
             Entry::String => {
@@ -126,11 +134,7 @@ macro_rules! scan_token {
 /// # Errors
 /// The reader's errors.
 pub fn scan<S: Input>(reader: &mut JsonReader<S>) -> sluice_core::Result<f64> {
-    scan_loop!(reader,
-        Entry::Number(NumberHint::Float) => reader.read_f64()?,
-        Entry::Number(NumberHint::NegInteger) => reader.read_i64()? as f64,
-        Entry::Number(_) => reader.read_u64()? as f64,
-    )
+    scan_loop!(reader)
 }
 
 /// [`scan`] of two readers at once, a token of each in turn, until either ends: the
@@ -148,16 +152,8 @@ pub fn scan_interleaved<S: Input>(
 ) -> sluice_core::Result<f64> {
     let (mut first_sum, mut second_sum) = (0.0, 0.0);
     loop {
-        let first_ended = scan_token!(first, first_sum,
-            Entry::Number(NumberHint::Float) => first.read_f64()?,
-            Entry::Number(NumberHint::NegInteger) => first.read_i64()? as f64,
-            Entry::Number(_) => first.read_u64()? as f64,
-        );
-        let second_ended = scan_token!(second, second_sum,
-            Entry::Number(NumberHint::Float) => second.read_f64()?,
-            Entry::Number(NumberHint::NegInteger) => second.read_i64()? as f64,
-            Entry::Number(_) => second.read_u64()? as f64,
-        );
+        let first_ended = scan_token!(first, first_sum);
+        let second_ended = scan_token!(second, second_sum);
         if first_ended || second_ended {
             return Ok(first_sum + second_sum);
         }
