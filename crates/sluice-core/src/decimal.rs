@@ -38,7 +38,7 @@ fn eight_digits(chunk: u64) -> bool {
 
 /// The value of 8 ASCII digits (little endian, first digit in the lowest byte), combining
 /// pairs, then quads, then the two halves: three multiplications instead of eight steps.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn eight_digits_value(chunk: u64) -> u64 {
     let values = chunk - 0x3030_3030_3030_3030;
     // Each 16-bit lane: 10 * first + second.
@@ -59,7 +59,7 @@ fn eight_digits_value(chunk: u64) -> u64 {
 /// assert_eq!(digits(b"12x", 0, 5), (2, 512));
 /// ```
 #[must_use]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
     while let Some(chunk) = bytes.get(at..at + 8) {
         let mut word = [0u8; 8];
@@ -110,7 +110,7 @@ pub fn digits(bytes: &[u8], mut at: usize, mut value: u64) -> (usize, u64) {
 /// assert_eq!(short_digit_run(b",123456781234567", 0), None);
 /// ```
 #[must_use]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn short_digit_run(bytes: &[u8; 16], value: u64) -> Option<(usize, u64)> {
     let (first, second) = bytes.split_at(8);
     let first = u64::from_le_bytes(first.try_into().ok()?);
@@ -145,7 +145,7 @@ pub fn short_digit_run(bytes: &[u8; 16], value: u64) -> Option<(usize, u64)> {
 
 /// The value of the first `count` (1 to 7) bytes of `word`, all ASCII digits: moved to the
 /// top of the word with '0's below them (leading zeros add nothing).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn partial_word_value(word: u64, count: u32) -> u64 {
     debug_assert!((1..8).contains(&count));
     let shift = 64 - 8 * count;
@@ -158,7 +158,7 @@ const POWERS_OF_TEN: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 
 /// Marks (high bit set) the bytes of `word` that are not ASCII digits. Only the lowest mark
 /// is exact (a carry from a non-digit may mark bytes above it), which is all the digit run
 /// needs: a digit never carries or borrows.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn non_digit_bytes(word: u64) -> u64 {
     (word.wrapping_add(0x4646_4646_4646_4646) | word.wrapping_sub(0x3030_3030_3030_3030))
         & 0x8080_8080_8080_8080
@@ -311,7 +311,7 @@ const FIVE_POWERS: [(u64, u64); (FIVE_POWERS_MAX - FIVE_POWERS_MIN + 1) as usize
 /// 64-bit multiplications, no division, and no fallback needed in this range: the result
 /// is always the correctly rounded value (ties to even). Returned as the bits of the
 /// positive `f64`, for the caller to add the sign to.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> u64 {
     debug_assert!(mantissa != 0 && (FIVE_POWERS_MIN..=FIVE_POWERS_MAX).contains(&q));
     let (five_high, five_low) = FIVE_POWERS[(q - FIVE_POWERS_MIN) as usize];
@@ -367,7 +367,7 @@ fn scaled_by_power_of_ten(mantissa: u64, q: i32) -> u64 {
 /// branch on the mantissa's size that a document mixing both shapes keeps mispredicting
 /// (with neither, canada.json's read took 0.95x the time).
 #[must_use]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn decimal_to_f64(decimal: Decimal) -> Option<f64> {
     let Decimal {
         negative,

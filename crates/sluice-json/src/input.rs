@@ -103,27 +103,27 @@ impl<'a> SliceInput<'a> {
 impl sealed::Sealed for SliceInput<'_> {}
 
 impl Input for SliceInput<'_> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn window(&self) -> &[u8] {
         self.bytes
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn offset(&self) -> usize {
         0
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn known_utf8(&self) -> bool {
         self.utf8
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn is_stable(&self) -> bool {
         true
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn refill(&mut self, _keep: usize) -> Result<Refill> {
         Ok(Refill {
             shift: 0,
@@ -253,22 +253,22 @@ impl<R: io::Read> IoInput<R> {
 impl<R> sealed::Sealed for IoInput<R> {}
 
 impl<R: io::Read> Input for IoInput<R> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn window(&self) -> &[u8] {
         &self.buf[..self.len]
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn offset(&self) -> usize {
         self.offset
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn known_utf8(&self) -> bool {
         false
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn is_stable(&self) -> bool {
         false
     }

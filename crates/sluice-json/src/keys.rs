@@ -54,7 +54,7 @@ struct KeyEntry {
 const IN_INPUT: usize = 1;
 
 impl KeyEntry {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn new(fingerprint: u64, start: usize, len: usize, in_input: bool) -> KeyEntry {
         // A key's length is that of a slice, so below `isize::MAX`: the shift loses nothing.
         KeyEntry {
@@ -64,12 +64,12 @@ impl KeyEntry {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn len(&self) -> usize {
         self.len_and_place >> 1
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn in_input(&self) -> bool {
         self.len_and_place & IN_INPUT != 0
     }
@@ -102,7 +102,7 @@ pub(crate) struct InputBytes<'a> {
 
 impl<'a> InputBytes<'a> {
     /// What `input` holds now.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn of(input: &'a impl Input) -> InputBytes<'a> {
         InputBytes {
             bytes: input.window(),
@@ -178,7 +178,7 @@ fn slot(hash: u64, position: usize) -> u64 {
 
 /// The probe sequence of `hash` in `slots` (a power of two of them): the first slot that
 /// is free or whose entry `stop` accepts (given the slot), by linear probing.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn probe(slots: &[u64], hash: u64, mut stop: impl FnMut(u64) -> bool) -> usize {
     let mask = slots.len() - 1;
     #[allow(clippy::cast_possible_truncation)] // the low bits pick the slot
@@ -243,7 +243,7 @@ impl Index {
     }
 
     /// Puts the object's next entry, under `hash`, in the free slot `at`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn take(&mut self, at: usize, hash: u64) {
         self.slots[at] = slot(hash, self.hashes.len());
         self.hashes.push(hash);
@@ -280,7 +280,7 @@ struct KeyFrame {
 }
 
 /// The word and bit of a key in [`KeyFrame::filter`], from its fingerprint and length.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn filter_bit(print: u64, len: usize) -> (usize, u64) {
     let mixed = (print ^ (len as u64).rotate_right(8)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let top = (mixed >> 56) as usize;
@@ -312,14 +312,14 @@ pub(crate) struct KeyTracker {
     frames_looked_at: usize,
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn load_u32(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 4];
     word.copy_from_slice(&bytes[at..at + 4]);
     u64::from(u32::from_le_bytes(word))
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn load_u64(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
@@ -330,7 +330,7 @@ fn load_u64(bytes: &[u8], at: usize) -> u64 {
 /// (its bytes, gathered without a variable-length copy), and mix the first and the last 8
 /// bytes of a longer key (long keys often share a prefix: `profile_link_color`,
 /// `profile_text_color`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fingerprint(key: &[u8]) -> u64 {
     let len = key.len();
     if len > 8 {
@@ -365,7 +365,7 @@ fn input_bytes<'i>(entry: &KeyEntry, input: InputBytes<'i>) -> &'i [u8] {
 }
 
 /// Whether `entry` holds `key`, whose fingerprint is `print`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn holds(
     entry: &KeyEntry,
     key: &[u8],
@@ -401,7 +401,7 @@ impl KeyTracker {
     }
 
     /// Forgets the entries from `entry` on, and the arena's bytes from `byte` on (theirs).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn truncate(&mut self, entry: usize, byte: usize) {
         self.entries.truncate(entry);
         self.arena.truncate(byte);
@@ -409,7 +409,7 @@ impl KeyTracker {
         self.first_in_input = self.first_in_input.min(entry);
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn push(&mut self, key: KeyBytes<'_>, fingerprint: u64) {
         let entry = match key {
             KeyBytes::Input(start, bytes) => KeyEntry::new(fingerprint, start, bytes.len(), true),
@@ -438,7 +438,7 @@ impl KeyTracker {
     /// Inlined where keys are read: the common case (a key the object's filter has never
     /// seen, in an object below [`SMALL_OBJECT`] keys) is a fingerprint, one filter test and
     /// one entry pushed, with no call; the rest is [`Self::is_new_slow`], out of line.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn insert(&mut self, key: KeyBytes<'_>, input: InputBytes<'_>) -> bool {
         let Some(frame) = self.frames.last_mut() else {
             return true;

@@ -13,6 +13,15 @@
 //! the digits of the common ones (up to 19 significant digits) while checking the grammar,
 //! so `read_f64`, `read_i64` and `read_u64` convert without a second pass over the text;
 //! anything else takes the general conversions of [`Number`].
+//!
+//! The hot paths here, in the scanner, the key tracker, the input and the decimal
+//! conversions are forced in line only where debug assertions are off
+//! (`cfg_attr(not(debug_assertions), inline(always))`). An unoptimised build inlines
+//! `inline(always)` too, and gives every local of every inlined function a stack slot of
+//! its own: code that recursed over the reader (one `peek` and one `read` a level, as a
+//! value builder does) took 15.5 KiB of stack a level, and 128 levels overflowed a
+//! thread's 2 MiB. Called instead, the same level takes 1.6 KiB. Optimised builds are the
+//! same as before.
 
 use std::io;
 
@@ -141,7 +150,7 @@ struct ScannedDecimal {
 }
 
 impl ScannedDecimal {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn new(value: Decimal) -> ScannedDecimal {
         ScannedDecimal {
             mantissa: value.mantissa,
@@ -150,12 +159,12 @@ impl ScannedDecimal {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn negative(self) -> bool {
         self.negative != 0
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn decimal(self) -> Decimal {
         #[allow(clippy::cast_possible_truncation)] // widened from an `i32` by `new`
         let exponent = self.exponent as i32;
@@ -168,7 +177,7 @@ impl ScannedDecimal {
 }
 
 /// The payload of a number token in JSON syntax: its value when the scanner read it.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn number_payload(value: Option<Decimal>) -> Payload {
     value.map_or(Payload::Number, |value| {
         Payload::Decimal(ScannedDecimal::new(value))
@@ -177,7 +186,7 @@ fn number_payload(value: Option<Decimal>) -> Payload {
 
 /// The text of a number token of `len` bytes at `at` in `window`, which the number
 /// scanner accepted.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn number_text(window: &[u8], at: usize, len: usize) -> &str {
     let bytes = &window[at..at + len];
     debug_assert!(bytes.is_ascii());
@@ -198,7 +207,7 @@ struct Pending {
 impl Pending {
     /// The length and hint of this token when it is a number in JSON syntax, whose text is
     /// the whole token (not a JSON5 spelling or a typed payload).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn number_in_json_syntax(self) -> Option<(usize, NumberHint)> {
         match (self.entry, self.payload) {
             (Entry::Number(hint), Payload::Number | Payload::Decimal(_)) => Some((self.len, hint)),
@@ -212,7 +221,7 @@ impl Pending {
     ///
     /// The range is within the token: a quoted token holds at least its two quotes, so
     /// `1 <= len - 1`; an identifier key is the whole token.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn borrowed_content(self) -> Option<(usize, usize, bool)> {
         match self.payload {
             Payload::Borrowed { quoted, proven } => {
@@ -524,7 +533,7 @@ fn quoted_key(key: &str) -> Vec<u8> {
 }
 
 /// The byte that closes an object (`object`) or an array, and its token.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn closing(object: bool) -> (u8, Entry) {
     if object {
         (b'}', Entry::MapEnd)
@@ -1088,7 +1097,7 @@ impl<S: Input> JsonReader<S> {
     /// Whether the current key of each object lives in its frame, as the offset of its
     /// token in the input, rather than in the key tracker: when duplicates are not looked
     /// for (the key is needed only for error paths) and the input stays put.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn keys_in_frames(&self) -> bool {
         self.options.duplicate_keys == DuplicateKeys::LastWins && self.input.is_stable()
     }
@@ -1264,7 +1273,7 @@ impl<S: Input> JsonReader<S> {
 
     /// Makes `len` bytes from `self.pos + at` available if the input has them; bytes before
     /// `self.pos` may be dropped (offsets relative to `pos` stay valid).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ensure(&mut self, at: usize, len: usize) -> Result<bool> {
         if self.pos + at + len <= self.input.window().len() {
             return Ok(true);
@@ -1309,7 +1318,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// The bytes from the reader's position to the end of the window.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn rest(&self) -> &[u8] {
         &self.input.window()[self.pos..]
     }
@@ -1318,7 +1327,7 @@ impl<S: Input> JsonReader<S> {
 
     /// Skips whitespace (and comments when allowed), leaving `pos` at the next byte, which
     /// is returned (`None` at the end of the input).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn skip_whitespace(&mut self) -> Result<Option<u8>> {
         if let Some((at, byte)) = scan::next_token_byte(self.input.window(), self.pos) {
             self.pos = at;
@@ -1331,7 +1340,7 @@ impl<S: Input> JsonReader<S> {
     /// comments are on, as people put them in configuration (`, // note`, `/* x */`),
     /// without a call. For the lexer's general paths, where a comment leads: the common
     /// paths stop at a `/` and come here.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn skip_whitespace_and_comments(&mut self) -> Result<Option<u8>> {
         let window = self.input.window();
         let mut at = self.pos;
@@ -1795,7 +1804,7 @@ impl<S: Input> JsonReader<S> {
     /// the lexer in line, and the compiler carries the token's kind and payload from the
     /// lexer to the read without storing and reloading `pending` (canada read 1.12x faster,
     /// 7.7% fewer instructions).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn advance(&mut self) -> Result<Entry> {
         let state = self.state;
         if state == State::ObjectColon {
@@ -1811,7 +1820,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// After a key: `:`, then the member's value.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_member_value(&mut self) -> Result<Entry> {
         // The same value as `pos`, taken from where the lexer stored it (see `next_start`).
         self.pos = self.next_start();
@@ -1849,14 +1858,14 @@ impl<S: Input> JsonReader<S> {
     ///
     /// Both states end in one place that lexes the item, so the value lexer is inlined
     /// once for arrays (canada.json: every coordinate pair opens an array).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_array_slot(&mut self, after_item: bool) -> Result<Entry> {
         self.lex_slot(after_item, false)
     }
 
     /// [`Self::lex_array_slot`] for objects: `}`, or the next key (after a `,` when
     /// `after_member`), with the key lexer inlined once.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_object_slot(&mut self, after_member: bool) -> Result<Entry> {
         self.lex_slot(after_member, true)
     }
@@ -1870,7 +1879,7 @@ impl<S: Input> JsonReader<S> {
     /// [`Self::lex_slot_general`], out of line. With the general path in line, every
     /// token paid for the position and the window being stored and reloaded around it
     /// where the paths met.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_slot(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
         let (close, end) = closing(object);
         let window = self.input.window();
@@ -1908,7 +1917,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::lex_slot`] for every case, the rare ones included.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_slot_general(&mut self, after_entry: bool, object: bool) -> Result<Entry> {
         let (close, end) = closing(object);
         // The `,` or the end after an entry mostly follows it directly, indented or not.
@@ -1955,7 +1964,7 @@ impl<S: Input> JsonReader<S> {
 
     /// After `,` in an object (`object`) or an array, at `byte`: the next key or item, or
     /// the end when trailing commas are allowed.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_after_comma(&mut self, byte: u8, object: bool) -> Result<Entry> {
         let (close, end) = closing(object);
         if byte == close && self.options.trailing_commas {
@@ -1970,7 +1979,7 @@ impl<S: Input> JsonReader<S> {
 
     /// [`Self::advance`] in the other states: the root, and the states met only after an
     /// error (a token after a comma that failed to lex).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn advance_other(&mut self) -> Result<Entry> {
         if self.state == State::Failed {
             return Err(self.failure.error());
@@ -2059,7 +2068,7 @@ impl<S: Input> JsonReader<S> {
     /// Runs `lex`, a rare path of the lexer (long strings, literals and numbers cut by the
     /// end of a window, JSON5 spellings, the root, errors), in a function of its own that
     /// returns a [`Lexed`], so the entry reaches the caller in a register.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn out_of_line(&mut self, lex: impl FnOnce(&mut Self) -> Result<Entry>) -> Result<Entry> {
         self.run_out_of_line(lex)
             .map_err(|Deferred| self.resume_error())
@@ -2081,7 +2090,7 @@ impl<S: Input> JsonReader<S> {
             .unwrap_or_else(|| Error::custom("the lexer failed without an error"))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_pending(&mut self, entry: Entry, len: usize, payload: Payload) -> Entry {
         debug_assert!(self.pos + len <= self.input.window().len());
         self.next_start = self.pos + len;
@@ -2101,7 +2110,7 @@ impl<S: Input> JsonReader<S> {
     /// the lexer itself. Starting from here, one token's lexing waits on the store of the
     /// last one's, not on the read in between: one store-to-load round trip fewer on the
     /// chain that runs from token to token.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_start(&self) -> usize {
         debug_assert!(self.pending.is_none() && self.next_start == self.pos);
         self.next_start
@@ -2117,7 +2126,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a value starting with `byte` at `pos`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_value(&mut self, byte: u8) -> Result<Entry> {
         if self.frames.is_empty() && !self.options.scalar_root && byte != b'{' && byte != b'[' {
             return Err(self.root_value_error(byte));
@@ -2129,7 +2138,7 @@ impl<S: Input> JsonReader<S> {
     ///
     /// Strings, numbers and containers are tested one by one, for the same reason as the
     /// states in [`Self::advance`]; the rest is matched out of line.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_nested_value(&mut self, byte: u8) -> Result<Entry> {
         if byte == b'"' {
             return self.lex_quoted(Entry::String);
@@ -2150,7 +2159,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Opens an array or object at `pos` (which holds `byte`, `[` or `{`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_container(&mut self, byte: u8) -> Result<Entry> {
         if self.frames.len() >= self.options.max_depth {
             return Err(self.depth_error());
@@ -2178,7 +2187,7 @@ impl<S: Input> JsonReader<S> {
 
     /// [`Self::lex_nested_value`] for JSON5 spellings and errors (strings, numbers,
     /// containers and literals never come here).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_other_value(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'\'' if self.options.single_quotes => {
@@ -2223,7 +2232,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a key starting with `byte` at `pos`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_key(&mut self, byte: u8) -> Result<Entry> {
         match byte {
             b'"' => self.lex_quoted(Entry::Name),
@@ -2235,7 +2244,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes `true`, `false` or `null` (and JSON5 words handled by the number lexer).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_literal(&mut self) -> Result<Entry> {
         // The common case: the whole word and the byte after it are in the window.
         let rest = self.rest();
@@ -2255,7 +2264,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::lex_literal`] for words cut by the end of the window, and errors.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_literal_slow(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let rest = self.rest();
@@ -2290,7 +2299,7 @@ impl<S: Input> JsonReader<S> {
     /// into the scratch buffer. Reached only with `unquoted_keys` on, for a key that is not
     /// quoted; a key that does not start with an identifier character is
     /// [`EXPECT_KEY`](codes::EXPECT_KEY) at that character.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_identifier(&mut self) -> Result<Entry> {
         if let Some(len) = scan::ascii_identifier_len(self.rest()) {
             let payload = Payload::Borrowed {
@@ -2442,7 +2451,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Lexes a number at `pos` (JSON grammar, or JSON5 when enabled).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_number(&mut self) -> Result<Entry> {
         // The common shapes, with their scanner inlined so its result stays in registers;
         // long digit runs, numbers at the end of the window and errors out of line. JSON5's
@@ -2460,7 +2469,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::lex_number`] for numbers cut by the end of the window, and errors.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_number_slow(&mut self) -> Result<Entry> {
         loop {
             let rest = self.rest();
@@ -2525,7 +2534,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// JSON5 numbers: converted to typed numbers or normalized JSON text.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_json5_number(&mut self) -> Result<Entry> {
         let len = self.word_extent(0)?;
         let text = &self.rest()[..len];
@@ -2668,7 +2677,7 @@ impl<S: Input> JsonReader<S> {
     /// from two paths is copied through the stack at the point where they meet, byte range by
     /// byte range, and reading back a range that was stored in smaller pieces stalls the
     /// processor (on twitter.json those copies took about a third of the read's time).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_quoted(&mut self, entry: Entry) -> Result<Entry> {
         if let Some(chunk) = self.rest().get(1..).and_then(<[u8]>::first_chunk::<32>)
             && let Some((at, non_ascii)) = scan::short_string_end(chunk)
@@ -2690,7 +2699,7 @@ impl<S: Input> JsonReader<S> {
     /// `entry` (see [`Self::lex_quoted`] for why it does not return the payload), out of
     /// line: in line it would weigh on the registers of every token. One closure for every
     /// caller, so the string lexer is compiled once.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_string_out_of_line(&mut self, quote: u8, entry: Entry) -> Result<Entry> {
         self.out_of_line(move |reader| {
             let (payload, len) = reader.lex_string(quote)?;
@@ -2704,7 +2713,7 @@ impl<S: Input> JsonReader<S> {
     /// A string with escapes is decoded into the scratch buffer, its raw runs copied
     /// unchecked and its UTF-8 checked once when it closes (see [`Self::push_raw`]). If it
     /// fails, the buffer is emptied here, so it never holds invalid UTF-8 after an error.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_string(&mut self, quote: u8) -> Result<(Payload, usize)> {
         match self.lex_string_body(quote) {
             Ok(lexed) => Ok(lexed),
@@ -2716,7 +2725,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::lex_string`] without the clean-up after an error.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lex_string_body(&mut self, quote: u8) -> Result<(Payload, usize)> {
         let mut at = 1;
         // Start of the raw run not yet copied to the scratch buffer, once escapes appear.
@@ -2794,7 +2803,7 @@ impl<S: Input> JsonReader<S> {
     /// twitter.json) spent most of its checks on runs a few bytes long. Escapes are ASCII and
     /// end after a whole character, so the runs are all UTF-8 exactly when the string's
     /// source text is, and [`Self::check_decoded_utf8`] checks that once.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn push_raw(&mut self, from: usize, to: usize) {
         let raw = &self.input.window()[self.pos + from..self.pos + to];
         // SAFETY: `as_mut_vec` lets the buffer hold bytes that are not UTF-8 for a while;
@@ -2940,7 +2949,7 @@ impl<S: Input> JsonReader<S> {
     /// Makes the bytes of the escape at `at` after its first `skip` available as far as
     /// they match `template` (`h` standing for a hexadecimal digit), and the first byte that
     /// does not: all that the escape's checks and errors look at, and no byte after it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_escape(&mut self, at: usize, skip: usize, template: &[u8]) -> Result<()> {
         if self.pos + at + skip + template.len() <= self.input.window().len() {
             return Ok(());
@@ -2996,7 +3005,7 @@ impl<S: Input> JsonReader<S> {
     /// Makes the bytes of the `\\u` escape at `at` available, as far as they fit it, and its
     /// low half's after a high surrogate, and returns its code unit when its four digits are
     /// there.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_unicode_escape(&mut self, at: usize) -> Result<Option<u32>> {
         self.load_escape(at, 2, b"hhhh")?;
         let rest = self.rest();
@@ -3191,7 +3200,7 @@ impl<S: Input> JsonReader<S> {
     /// Peeks, checks that the pending token is accepted by `accept`, and consumes it.
     /// A read that was not preceded by a peek calls `peek` itself, so that a consumer that
     /// does not inline `peek` has one copy of the lexer, not one per read method.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn take(&mut self, expected: &str, accept: impl Fn(Entry) -> bool) -> Result<Pending> {
         let pending = match self.pending {
             Some(pending) => pending,
@@ -3282,7 +3291,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Moves past the pending token and updates the state for it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn commit(&mut self, pending: Pending) {
         let offset = self.input.offset();
         self.span_start = offset + self.pos;
@@ -3339,7 +3348,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// [`Self::commit`] for a pending scalar value (not a key), which the caller knows.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn commit_scalar(&mut self, len: usize) {
         let offset = self.input.offset();
         self.span_start = offset + self.pos;
@@ -3349,7 +3358,7 @@ impl<S: Input> JsonReader<S> {
         self.after_value();
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn after_value(&mut self) {
         match self.frames.last_mut() {
             None => {
@@ -3373,7 +3382,7 @@ impl<S: Input> JsonReader<S> {
 
     /// Checks that a pending string or name token is UTF-8; if not, the reader fails (see
     /// [`Self::string_not_utf8`]).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn check_string(&mut self, pending: Pending) -> Result<()> {
         if let Some((at, bytes, false)) = self.borrowed_text(pending, self.pos)
             && scan::utf8(bytes).is_err()
@@ -3409,7 +3418,7 @@ impl<S: Input> JsonReader<S> {
     }
 
     /// Reads a string or name (both are accepted by both read methods).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_string_token(&mut self, expected: &str) -> Result<&str> {
         let pending = self.take(expected, |e| matches!(e, Entry::String | Entry::Name))?;
         let start = self.pos;
@@ -3457,7 +3466,7 @@ impl<S: Input> JsonReader<S> {
     /// The bytes are sliced without a bounds check: the lexer found them in the window. The
     /// checked slice cost about ten instructions a string (two compares, the branch to the
     /// panic, the panic path's registers), 3% of the read of twitter.json.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn borrowed_text(&self, pending: Pending, start: usize) -> Option<(usize, &[u8], bool)> {
         let (from, to, proven) = pending.borrowed_content()?;
         let window = self.input.window();
@@ -3481,7 +3490,7 @@ impl<S: Input> JsonReader<S> {
     /// With duplicate detection on (the default), a key without escapes goes straight to the
     /// tracker's inlined [`KeyTracker::insert`]; escaped keys and `LastWins` over a moving
     /// input go through [`Self::track_key_slow`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn track_key(&mut self, pending: Pending) -> Result<()> {
         if self.keys_in_frames() {
             let at = self.input.offset() + self.pos;
@@ -3564,7 +3573,7 @@ impl<S: Input> JsonReader<S> {
     /// or, for JSON5 text, parsed straight from the input when short enough that it cannot
     /// overflow (18 digits for `i64`, 19 for `u64`). `None` for everything else (floats,
     /// `-1` unsigned, long numbers), which the general path converts or reports.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pending_short_integer(&self, signed: bool) -> Option<(u64, bool, usize)> {
         let pending = self.pending?;
         if let Payload::Decimal(value) = pending.payload {
@@ -3595,7 +3604,7 @@ impl<S: Input> JsonReader<S> {
 
     /// The common case of `read_u64` / `read_i64`: [`Self::pending_short_integer`],
     /// consumed.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn take_short_integer(&mut self, signed: bool) -> Option<(u64, bool)> {
         let (magnitude, negative, len) = self.pending_short_integer(signed)?;
         self.commit_scalar(len);
@@ -3605,7 +3614,7 @@ impl<S: Input> JsonReader<S> {
     /// The common case of the narrow integer reads (`read_u8` ... `read_i32`): a short
     /// integer that fits `T`, consumed. `None` leaves everything else, including the errors
     /// for values that do not fit, to the general path.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn take_narrow_integer<T: TryFrom<i64>>(&mut self, signed: bool) -> Option<T> {
         let (magnitude, negative, len) = self.pending_short_integer(signed)?;
         let magnitude = i64::try_from(magnitude).ok()?;
@@ -3616,7 +3625,7 @@ impl<S: Input> JsonReader<S> {
 
     /// Consumes the pending number token in JSON syntax, `len` bytes long, and gives its
     /// text, borrowed from the input.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn commit_number_text(&mut self, len: usize, hint: NumberHint) -> Number<'_> {
         let start = self.pos;
         self.commit_scalar(len);
@@ -3693,7 +3702,7 @@ impl<S: Input> JsonReader<S> {
 /// of the number token (which also builds the errors).
 macro_rules! narrow_integer_reads {
     ($($method:ident -> $ty:ty, $sign:ident, $convert:ident;)*) => {$(
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn $method(&mut self) -> Result<$ty> {
             if let Some(value) = self.take_narrow_integer(narrow_integer_reads!(@$sign)) {
                 return Ok(value);
@@ -3726,26 +3735,26 @@ impl<S: Input> Reader for JsonReader<S> {
         Span::new(self.span_start, self.span_start + self.span_len)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_null(&mut self) -> Result<()> {
         let pending = self.take("Null", |e| e == Entry::Null)?;
         self.commit_scalar(pending.len);
         Ok(())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_bool(&mut self) -> Result<bool> {
         let pending = self.take("Bool", |e| e == Entry::Bool)?;
         self.commit_scalar(pending.len);
         Ok(matches!(pending.payload, Payload::Bool(true)))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_str(&mut self) -> Result<&str> {
         self.read_string_token("String")
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_name(&mut self) -> Result<&str> {
         self.read_string_token("Name")
     }
@@ -3753,7 +3762,7 @@ impl<S: Input> Reader for JsonReader<S> {
     /// The common case, a number in JSON syntax that a peek lexed, is handled in line: its
     /// text borrowed from the input. JSON5 spellings, typed payloads and the reads without a
     /// peek take a general path, out of line.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_number(&mut self) -> Result<Number<'_>> {
         if let Some((len, hint)) = self.pending.and_then(Pending::number_in_json_syntax) {
             return Ok(self.commit_number_text(len, hint));
@@ -3773,7 +3782,7 @@ impl<S: Input> Reader for JsonReader<S> {
     // `Number::to_u64` and the like cannot replace the closure given to `read_number_as`:
     // the methods are tied to one lifetime of `Number`, the closure works for any.
     #[allow(clippy::redundant_closure_for_method_calls)]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_u64(&mut self) -> Result<u64> {
         if let Some((magnitude, _)) = self.take_short_integer(false) {
             return Ok(magnitude);
@@ -3782,7 +3791,7 @@ impl<S: Input> Reader for JsonReader<S> {
     }
 
     #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_i64(&mut self) -> Result<i64> {
         if let Some((magnitude, negative)) = self.take_short_integer(true) {
             // At most i64::MAX in magnitude: fits an i64 either way.
@@ -3793,7 +3802,7 @@ impl<S: Input> Reader for JsonReader<S> {
     }
 
     #[allow(clippy::redundant_closure_for_method_calls)] // as in `read_u64`
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_f64(&mut self) -> Result<f64> {
         // The common case: a number the scanner read on the way, and the fast path of
         // `decimal` settles, so its text is never walked again.
@@ -3831,7 +3840,7 @@ impl<S: Input> Reader for JsonReader<S> {
         self.read_number_as(|number| number.to_u128())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_map_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("MapRoot", |e| e == Entry::MapRoot)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -3842,7 +3851,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(None)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_map_end(&mut self) -> Result<()> {
         let pending = self.take("MapEnd", |e| e == Entry::MapEnd)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -3853,7 +3862,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_array_root(&mut self) -> Result<Option<usize>> {
         let pending = self.take("ArrayRoot", |e| e == Entry::ArrayRoot)?;
         // The entry spelled out, so that the state update for it is all that remains.
@@ -3864,7 +3873,7 @@ impl<S: Input> Reader for JsonReader<S> {
         Ok(None)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_array_end(&mut self) -> Result<()> {
         let pending = self.take("ArrayEnd", |e| e == Entry::ArrayEnd)?;
         // The entry spelled out, so that the state update for it is all that remains.

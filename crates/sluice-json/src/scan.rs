@@ -12,7 +12,7 @@ use sluice_core::decimal::{Decimal, digits, short_digit_run};
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn load(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
@@ -21,13 +21,13 @@ fn load(bytes: &[u8], at: usize) -> u64 {
 
 /// Marks (high bit set) the bytes of `word` equal to zero. Only the lowest mark is exact:
 /// a borrow may also mark bytes above a true match, never below one.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn zero_bytes(word: u64) -> u64 {
     word.wrapping_sub(LO) & !word & HI
 }
 
 /// Marks the bytes below 0x20 (same caveat as [`zero_bytes`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn control_bytes(word: u64) -> u64 {
     word.wrapping_sub(LO * 0x20) & !word & HI
 }
@@ -56,7 +56,7 @@ const SIMD_UTF8_MIN: usize = 16;
 ///
 /// On x86-64 the search goes 16 bytes at a time with SSE2 (part of the baseline, so always
 /// there), then 8 at a time in a general-purpose register.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn find_string_special(
     hay: &[u8],
     from: usize,
@@ -74,7 +74,7 @@ pub(crate) fn find_string_special(
 /// The 16-byte steps of [`find_string_special`]: `Ok` with the offset found, or `Err` with
 /// where fewer than 16 bytes are left.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn find_string_special_sse2(
     hay: &[u8],
     from: usize,
@@ -115,7 +115,7 @@ fn find_string_special_sse2(
 /// Most keys and many values are shorter than 32 bytes, and for them this replaces a call
 /// of the general string lexer (its loop set-up and register saves cost more than the
 /// search itself).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn short_string_end(chunk: &[u8; 32]) -> Option<(usize, bool)> {
     let ([low, high], []) = chunk.as_chunks::<16>() else {
         return None;
@@ -142,7 +142,7 @@ pub(crate) fn short_string_end(chunk: &[u8; 32]) -> Option<(usize, bool)> {
 /// Bit masks over the 16 bytes of `chunk`: the special bytes of a `"`-quoted string (`"`,
 /// `\`, below 0x20) and the non-ASCII bytes.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
     // SAFETY: the intrinsics need SSE2, which this function is compiled only with (part of
@@ -159,7 +159,7 @@ fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
 /// the quote, `\` and the control characters (below 0x20). Shared by the string search and
 /// the short-string check, so both agree on what is special.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn special_marks(chunk: std::arch::x86_64::__m128i, quote: u8) -> u32 {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
@@ -182,7 +182,7 @@ fn special_marks(chunk: std::arch::x86_64::__m128i, quote: u8) -> u32 {
 
 /// [`chunk_marks`] without SSE2: a byte at a time.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
     let (mut special, mut high) = (0, 0);
     for (at, &byte) in chunk.iter().enumerate() {
@@ -198,13 +198,13 @@ fn chunk_marks(chunk: &[u8; 16]) -> (u32, u32) {
 
 /// Whether `byte` ends a plain run of a string quoted by `quote`: the quote, `\` or a control
 /// character. The byte-at-a-time form of [`special_marks`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn is_string_special(byte: u8, quote: u8) -> bool {
     byte == quote || byte == b'\\' || byte < 0x20
 }
 
 /// [`find_string_special`] eight bytes at a time, then byte by byte.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn find_string_special_words(hay: &[u8], from: usize, quote: u8, non_ascii: &mut bool) -> usize {
     let quotes = LO * u64::from(quote);
     let backslashes = LO * u64::from(b'\\');
@@ -235,7 +235,7 @@ fn find_string_special_words(hay: &[u8], from: usize, quote: u8, non_ascii: &mut
 
 /// Offset of the first byte in `text[from..]` the JSON writer must escape: `"`, `\`, a
 /// control character, and (when `ascii_only`) any byte of a non-ASCII character.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn find_escape(text: &[u8], from: usize, ascii_only: bool) -> usize {
     let quotes = LO * u64::from(b'"');
     let backslashes = LO * u64::from(b'\\');
@@ -300,7 +300,7 @@ const fn escape_table(ascii_only: bool) -> [bool; 256] {
 /// waiting for the loads and the arithmetic that a computed count puts between one token and
 /// the next. The 16-byte SSE2 search this replaces took 1.13x the time of the read of
 /// `twitter.json` (runs of 1 to 21 bytes) and 1.12x on `citm_catalog.json` (up to 29).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8)> {
     // The first byte looked at before the loop, in a copy of its body: mostly the token
     // itself, and then the compiler lays out the way to it as the straight path. With the
@@ -330,7 +330,7 @@ pub(crate) fn next_token_byte(window: &[u8], mut at: usize) -> Option<(usize, u8
 /// Where the run of plain whitespace (space, tab, line feed, carriage return) from `at`
 /// ends: the offset of the first other byte, or the window's length. The general path's
 /// [`next_token_byte`], which keeps the offset where it stops for a comment.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn plain_space_end(window: &[u8], mut at: usize) -> usize {
     while let Some(&byte) = window.get(at) {
         if BYTE_CLASS[usize::from(byte)] != ByteClass::Space {
@@ -343,7 +343,7 @@ pub(crate) fn plain_space_end(window: &[u8], mut at: usize) -> usize {
 
 /// Past the whitespace byte at `at`, and past whole words of eight spaces after it
 /// (indentation): the step of [`next_token_byte`] and [`plain_space_end`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn after_space(window: &[u8], mut at: usize) -> usize {
     at += 1;
     while window.get(at..at + 8) == Some(SPACES.as_slice()) {
@@ -375,7 +375,7 @@ pub(crate) fn block_comment_end(bytes: &[u8]) -> Option<usize> {
 /// limit or the last whole word of `bytes`. Both mark functions mark a byte by its high
 /// bit, and only their lowest mark need be exact (as [`zero_bytes`] gives it): a mark
 /// above an exact one is never looked at.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn first_marked(
     bytes: &[u8],
     mut from: usize,
@@ -409,7 +409,7 @@ fn first_marked(
 /// no call; `None` leaves the rest to the general path: a `*/` not within the first 32
 /// bytes or so, text that is not ASCII (to be checked as UTF-8), a line feed (in NDJSON a
 /// comment must close on its line), the window's end too close.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn short_block_comment(bytes: &[u8]) -> Option<usize> {
     let stars = |word: u64| zero_bytes(word ^ (LO * u64::from(b'*')));
     // Not ASCII, or a line feed (whose marks above its own byte come after it).
@@ -430,7 +430,7 @@ pub(crate) fn short_block_comment(bytes: &[u8]) -> Option<usize> {
 /// byte that is not ASCII comes first (to be checked as UTF-8, and with JSON5 whitespace a
 /// line separator may end the comment), or the window's end is too close: the general path
 /// decides those.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn short_line_comment(bytes: &[u8]) -> Option<usize> {
     // The lowest mark of each is exact, so the lowest of both is too.
     let ends = |word: u64| {
@@ -443,7 +443,7 @@ pub(crate) fn short_line_comment(bytes: &[u8]) -> Option<usize> {
 /// [`short_line_comment`]): the whole block comment, or a line comment up to the line feed
 /// or carriage return that ends it. `None` when `bytes` opens no comment or one that the
 /// general path must step over.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn short_comment(bytes: &[u8]) -> Option<usize> {
     match bytes.get(..2)? {
         b"/*" => short_block_comment(&bytes[2..]).map(|len| len + 2),
@@ -456,7 +456,7 @@ pub(crate) fn short_comment(bytes: &[u8]) -> Option<usize> {
 /// option, since whitespace, comments and JSON5 whitespace all begin outside that range.
 /// `false` also for control bytes, which [`next_token_byte`] would hand to the lexer too:
 /// callers take their general path for those, which then reports them.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn may_start_token(byte: u8) -> bool {
     // By arithmetic rather than from `BYTE_CLASS`: the table's address would be one more
     // value for the reader's loop to keep in a register.
@@ -493,7 +493,7 @@ static BYTE_CLASS: [ByteClass; 256] = {
 
 /// Whether `byte` may continue a word or number: used to find the whole extent of a bad
 /// token (`tru`, `01x`, `1.2.3`) so its span covers all of it.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn is_word_byte(byte: u8) -> bool {
     WORD_BYTES[usize::from(byte)]
 }
@@ -634,7 +634,7 @@ pub(crate) fn is_identifier_char(c: char, first: bool) -> bool {
 /// words (`name`, `max_depth`), read here without a character decoded or a UTF-8 check.
 /// `None` for the rest (a non-ASCII character, an escape, the window's end too close, no
 /// identifier at all), which the identifier lexer's general loop decides.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn ascii_identifier_len(bytes: &[u8]) -> Option<usize> {
     if !is_ascii_identifier_byte(*bytes.first()?, true) {
         return None;
@@ -653,7 +653,7 @@ pub(crate) fn ascii_identifier_len(bytes: &[u8]) -> Option<usize> {
 /// Whether the ASCII `byte` may stand in a JSON5 identifier (`first`: as its first
 /// character): a letter, `_`, `$`, or a digit after the first. The ASCII part of
 /// [`is_identifier_char`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn is_ascii_identifier_byte(byte: u8, first: bool) -> bool {
     byte.is_ascii_alphabetic() || matches!(byte, b'_' | b'$') || (!first && byte.is_ascii_digit())
 }
@@ -711,7 +711,7 @@ pub(crate) fn scan_number(bytes: &[u8], at_end: bool) -> NumberScan {
 /// exponent was read here, the general path was inlined too: numbers with an exponent
 /// now take a third fewer instructions (canada.json with `e-1` after every number: 62.9M
 /// to 42.2M, 0.70x the time), and the other shapes as many as before.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
     let chunk = bytes.first_chunk::<32>()?;
     let negative = chunk[0] == b'-';
@@ -806,7 +806,7 @@ pub(crate) fn scan_short_number(bytes: &[u8]) -> Option<NumberScan> {
 }
 
 /// The whole grammar of [`scan_number`], for what [`scan_short_number`] leaves.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn scan_number_general(bytes: &[u8], at_end: bool) -> NumberScan {
     // Past the end reads as NUL, which no rule accepts: every path that meets it ends in
     // `invalid` or the final check, and both ask for more when the slice ran out.
