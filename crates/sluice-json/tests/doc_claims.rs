@@ -1136,3 +1136,60 @@ fn the_io_error_of_a_parallel_run_is_absolute_has_no_data_path_and_is_the_stream
 fn the_most_worker_threads_a_run_starts_is_1024() {
     assert_eq!(sluice_json::parallel::MAX_JOBS, 1024);
 }
+
+/// Counts a document's values by recursion, one `peek` and one read a level, as a value
+/// builder does.
+fn count_by_recursion<R: Reader>(reader: &mut R) -> sluice_core::Result<usize> {
+    match reader.peek()? {
+        Entry::ArrayRoot => {
+            reader.read_array_root()?;
+            let mut count = 1;
+            while reader.peek()? != Entry::ArrayEnd {
+                count += count_by_recursion(reader)?;
+            }
+            reader.read_array_end()?;
+            Ok(count)
+        }
+        Entry::MapRoot => {
+            reader.read_map_root()?;
+            let mut count = 1;
+            while reader.peek()? != Entry::MapEnd {
+                reader.read_name()?;
+                count += count_by_recursion(reader)?;
+            }
+            reader.read_map_end()?;
+            Ok(count)
+        }
+        _ => {
+            reader.skip()?;
+            Ok(1)
+        }
+    }
+}
+
+#[test]
+fn recursion_over_the_reader_to_the_default_depth_fits_a_1_mib_thread_in_debug_builds() {
+    // 128 levels, objects and arrays in turn, each with a key and a number beside the
+    // nested value. In a debug build this counter takes about 0.5 KiB a level; with the
+    // reader's hot paths in line in it, 128 levels overflowed 1 MiB.
+    let levels = 64;
+    let doc = format!(
+        "{}1{}",
+        r#"{"key": 0.5, "next": ["#.repeat(levels),
+        "]}".repeat(levels)
+    );
+    for options in [JsonOptions::strict(), JsonOptions::relaxed()] {
+        let doc = doc.clone();
+        let counted = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let mut reader = JsonReader::from_str(&doc).with_options(options);
+                let count = count_by_recursion(&mut reader)?;
+                reader.finish().map(|()| count)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(counted.unwrap(), 3 * levels + 1);
+    }
+}

@@ -554,63 +554,6 @@ fn deep_nesting_never_overflows_the_stack() {
     reader.finish().unwrap();
 }
 
-/// Counts a document's values by recursion, one `peek` and one read a level, as a value
-/// builder does.
-fn count_by_recursion<R: Reader>(reader: &mut R) -> sluice_core::Result<usize> {
-    match reader.peek()? {
-        Entry::ArrayRoot => {
-            reader.read_array_root()?;
-            let mut count = 1;
-            while reader.peek()? != Entry::ArrayEnd {
-                count += count_by_recursion(reader)?;
-            }
-            reader.read_array_end()?;
-            Ok(count)
-        }
-        Entry::MapRoot => {
-            reader.read_map_root()?;
-            let mut count = 1;
-            while reader.peek()? != Entry::MapEnd {
-                reader.read_name()?;
-                count += count_by_recursion(reader)?;
-            }
-            reader.read_map_end()?;
-            Ok(count)
-        }
-        _ => {
-            reader.skip()?;
-            Ok(1)
-        }
-    }
-}
-
-#[test]
-fn recursing_over_the_reader_to_the_default_depth_fits_a_small_thread_stack() {
-    // 128 levels, objects and arrays in turn, each with a key and a number beside the
-    // nested value. Debug builds once took 15.5 KiB a level for such code (the reader's hot
-    // paths inlined into it), which 1 MiB does not hold.
-    let levels = 64;
-    let doc = format!(
-        "{}1{}",
-        r#"{"key": 0.5, "next": ["#.repeat(levels),
-        "]}".repeat(levels)
-    );
-    for options in [strict(), JsonOptions::relaxed()] {
-        let doc = doc.clone();
-        let counted = std::thread::Builder::new()
-            .stack_size(1 << 20)
-            .spawn(move || {
-                let mut reader = JsonReader::from_str(&doc).with_options(options);
-                let count = count_by_recursion(&mut reader)?;
-                reader.finish().map(|()| count)
-            })
-            .unwrap()
-            .join()
-            .unwrap();
-        assert_eq!(counted.unwrap(), 3 * levels + 1);
-    }
-}
-
 #[test]
 fn max_depth_is_exact() {
     let options = JsonOptions {
