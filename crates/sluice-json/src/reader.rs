@@ -21,9 +21,9 @@
 //! its own: code that recursed over the reader (one `peek` and one `read` a level, as a
 //! value builder does) took 15.1 KiB of stack a level: 128 levels came within a few
 //! percent of a thread's 2 MiB, and a few more locals in the key check overflowed it.
-//! Called instead, the same level takes 1.5 KiB. Release builds are the
-//! same as before; an optimised build with debug assertions on (a fuzzing build) leaves
-//! these functions to the compiler's own inlining.
+//! Called instead, the same level takes 1.5 KiB. Release builds are the same as before; an
+//! optimised build with debug assertions on (a fuzzing build) leaves these functions to the
+//! compiler's own inlining.
 
 use std::io;
 
